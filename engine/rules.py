@@ -1,0 +1,83 @@
+"""Rule options and their named presets (RULES.md §8).
+
+Everything the table may vary lives here as plain data, so a room's settings round-trip
+through msgpack and the engine never branches on a preset's *name*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+RETURN_TEN_OR_LOWER = "ten_or_lower"  # ≤10, not the level rank, not a joker; else the smallest card
+RETURN_ANY = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule options of one match. ``Rules()`` is the standard rule set (seed 000)."""
+
+    name: str = "standard"
+    #: failed deals at one's own A level before the team falls back to 2; None = unlimited
+    a_attempts: int | None = None
+    #: which cards a tribute receiver may return
+    return_limit: str = RETURN_TEN_OR_LOWER
+    #: a pair of small or of big jokers may be the pair of a full house
+    joker_pair_in_full_house: bool = False
+    #: who leads the first deal of a match: "first" = seat 0, "random" = a seeded random seat
+    first_leader: str = "first"
+    # Optional club rules of seed 004, all off by default.
+    #: a player 4th three deals running costs the team one level (four running: two, ...)
+    demote_repeated_last: bool = False
+    #: a team 3rd+4th three deals running loses two levels
+    demote_repeated_bottom_pair: bool = False
+    #: a player 1st three deals running earns a bonus level (four running: two, ...)
+    bonus_repeated_first: bool = False
+    #: a return to one's partner must be below the level rank; to an opponent any card
+    club_return: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> Rules:
+        if not d:
+            return cls()
+        known = {f.name for f in fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise ValueError(f"unknown rule options: {', '.join(sorted(unknown))}")
+        return cls(**d)
+
+    def with_options(self, **options: Any) -> Rules:
+        return replace(self, **options)
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "national2017": Rules(name="national2017", a_attempts=3),
+    "huaian": Rules(name="huaian", a_attempts=3, return_limit=RETURN_ANY),
+    "nanjing": Rules(name="nanjing", a_attempts=2),
+    # The 2020 AI competition platform: standard play, no failed-A limit.
+    "competition2020": Rules(name="competition2020"),
+}
+
+
+def preset(name: str) -> Rules:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown rule preset {name!r}: choose one of {', '.join(PRESETS)}") from None
+
+
+def resolve_rules(rules: Rules | str | dict | None) -> Rules:
+    """Accept a Rules, a preset name or a dict of options (as stored); None is standard."""
+    if rules is None:
+        return PRESETS["standard"]
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return preset(rules)
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    raise TypeError(f"rules must be a Rules, a preset name or a dict, not {type(rules).__name__}")
