@@ -30,6 +30,7 @@ from .plays import (
     TUBE,
     Play,
     _as_codes,
+    as_play,
     normalize_level,
 )
 from .rules import Rules, resolve_rules
@@ -130,7 +131,8 @@ def shapes(
 ) -> list[Shape]:
     """Every shape playable from ``hand`` (on ``top`` when following), ordinary kinds first."""
     level = normalize_level(level)
-    return list(_shapes(HandIndex(hand, level), resolve_rules(rules), top))
+    top = as_play(top, level, rules)
+    return list(_shapes(HandIndex(_hand_codes(hand), level), resolve_rules(rules), top))
 
 
 def _shapes(idx: HandIndex, rules: Rules, top: Play | None) -> Iterator[Shape]:
@@ -333,6 +335,7 @@ def legal_plays(
     """Every distinct legal play from ``hand``: leading if ``top`` is None, else those beating it."""
     level = normalize_level(level)
     idx = HandIndex(_hand_codes(hand), level)
+    top = as_play(top, level, rules)
     out: list[Play] = []
     for shape in _shapes(idx, resolve_rules(rules), top):
         out.extend(expand(idx, shape))
@@ -350,6 +353,7 @@ def play_groups(
     Expand a chosen shape with ``expand(HandIndex(hand, level), shape)``.
     """
     level = normalize_level(level)
+    top = as_play(top, level, rules)
     groups: dict[tuple[str, int], list[Shape]] = {}
     for shape in _shapes(HandIndex(_hand_codes(hand), level), resolve_rules(rules), top):
         groups.setdefault((shape.kind, shape.value), []).append(shape)

@@ -253,6 +253,16 @@ def _classify_sequences(
             out.append(Play(kind, top, key))
 
 
+def as_play(top: Play | Iterable[int] | str | None, level: int, rules: Rules | str | None = None) -> Play | None:
+    """Accept a table play given as a Play or as its cards (then its strongest interpretation)."""
+    if top is None or isinstance(top, Play):
+        return top
+    plays = classify(top, level, rules)
+    if not plays:
+        raise ValueError(f"{format_cards(_as_codes(top))} is not a legal play")
+    return plays[0]
+
+
 def play_from_text(text: str, level: int | str, rules: Rules | None = None) -> Play:
     """The default interpretation of some cards (a convenience for tests and tools)."""
     plays = classify(text, level, rules)
