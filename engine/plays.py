@@ -253,7 +253,9 @@ def _classify_sequences(
             out.append(Play(kind, top, key))
 
 
-def as_play(top: Play | Iterable[int] | str | None, level: int, rules: Rules | str | None = None) -> Play | None:
+def as_play(
+    top: Play | Iterable[int] | str | None, level: int, rules: Rules | str | None = None
+) -> Play | None:
     """Accept a table play given as a Play or as its cards (then its strongest interpretation)."""
     if top is None or isinstance(top, Play):
         return top
