@@ -49,14 +49,18 @@ def rank_char(rank: int) -> str:
     return RANK_CHARS[rank - 2]
 
 
-def hand_order(cards: Iterable[int], level: int) -> list[str]:
-    """``handCards``: by rank 2…A, then the level rank, then SB, HR; suits S H C D within a rank."""
+def hand_key(level: int):
+    """Sort key of ``handCards``: by rank 2…A, then the level rank, then SB, HR; suits S H C D."""
 
     def key(c: int) -> tuple[int, int]:
         r = RANK_OF[c]
         return (15 if r == level else r, c)
 
-    return [NAMES[c] for c in sorted(cards, key=key)]
+    return key
+
+
+def hand_order(cards: Iterable[int], level: int) -> list[str]:
+    return [NAMES[c] for c in sorted(cards, key=hand_key(level))]
 
 
 def _same_rank(codes: list[int], wild: int) -> list[int]:
