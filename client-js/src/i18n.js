@@ -13,6 +13,7 @@ const TEXT = {
     matchWon: "通关获胜", you: "你", spectator: "观战", language: "English", leave: "离开",
     deadline: "剩余", wild: "逢人配", lastPlay: "上一手", passed: "过", finished: "已出完",
     roomCode: "房间号", joinLink: "加入链接", lobby: "大厅", levels: "级别", winner: "胜方",
+    botSpeed: "机器人出牌间隔",
   },
   en: {
     title: "Guandan", nickname: "Nickname", create: "Create room", join: "Join room", code: "Room code",
@@ -27,7 +28,7 @@ const TEXT = {
     places: ["1st", "2nd", "3rd", "4th"], upgrade: "Upgrade", nextDeal: "Next deal", matchWon: "Match won",
     you: "you", spectator: "Spectating", language: "中文", leave: "Leave", deadline: "left", wild: "wild",
     lastPlay: "Last play", passed: "pass", finished: "out", roomCode: "Room code", joinLink: "Join link",
-    lobby: "Lobby", levels: "Levels", winner: "Winner",
+    lobby: "Lobby", levels: "Levels", winner: "Winner", botSpeed: "Bot delay",
   },
 };
 

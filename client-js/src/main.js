@@ -95,6 +95,7 @@ async function createRoom(form) {
     preset: form.preset.value,
     bots: fillBots ? [1, 2, 3] : [],
     turn_timer: timer > 0 ? timer : null,
+    bot_delay: Number(form.botDelay.value),
   });
   if (result) enterRoom(result);
 }
@@ -143,6 +144,8 @@ function lobbyScreen() {
       t("bots")),
     h("label", {}, t("timer"), " ", h("select", { name: "timer", "data-testid": "timer" },
       [0, 15, 30, 60].map((s) => h("option", { value: s, text: s ? `${s} ${t("seconds")}` : t("off") })))),
+    h("label", {}, t("botSpeed"), " ", h("select", { name: "botDelay", "data-testid": "bot-delay" },
+      [1, 0.5, 2, 0].map((s) => h("option", { value: s, text: `${s} ${t("seconds")}` })))),
     h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("create")));
   const joinForm = h("form", { class: "panel", "data-testid": "join-form",
     onsubmit: (e) => { e.preventDefault(); joinRoom(e.target); } },

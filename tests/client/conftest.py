@@ -1,0 +1,85 @@
+"""Browser tests: the real server (embedded Redis) as a child process, driven by Playwright in
+Debian's Chromium (/usr/bin/chromium; browser downloads are not possible here)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+def _chromium() -> str | None:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def client_dist() -> Path:
+    dist = REPO / "client-js" / "dist"
+    if not (dist / "app.js").exists():
+        subprocess.run(["npm", "run", "build"], cwd=REPO / "client-js", check=True)
+    return dist
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> Iterator[str]:
+    """``python -m server`` with no Redis URL: it starts its own Redis, as the README promises."""
+    port = _free_port()
+    data = tmp_path_factory.mktemp("server-data")
+    log = (data / "server.log").open("wb")
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data),
+         "--client-dir", str(client_dist)],
+        stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            if proc.poll() is not None:
+                raise RuntimeError((data / "server.log").read_text())
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = _chromium()
+    if exe is None:
+        pytest.fail("Chromium is not installed: scripts/test.sh installs Debian's chromium package")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
