@@ -17,6 +17,7 @@ const ui = {
   message: "",
   messageKind: "info",
   nickname: localStorage.getItem("guandan:nickname") || "",
+  suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
 };
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -290,6 +291,7 @@ async function suggest(view) {
       want.splice(k, 1);
     }
   });
+  ui.suggestions += 1;
   showMessage(`${t("suggest")}: ${result.reason || (action.type === "pass" ? t("pass") : "")}`);
 }
 

@@ -44,14 +44,13 @@ def can_act(page) -> bool:
 
 def take_turn(page) -> None:
     """Ask the server for a suggestion and submit it, as a player pressing Suggest then Play."""
+    seen = page.evaluate("() => globalThis.guandan.ui.suggestions")
+    page.click("[data-testid=suggest]")
+    page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}", timeout=5_000)
     if page.locator("[data-testid=return]").is_visible():
-        page.click("[data-testid=suggest]")
-        page.wait_for_function("() => globalThis.guandan.ui.selected.size === 1", timeout=5_000)
+        assert page.evaluate("() => globalThis.guandan.ui.selected.size") == 1
         page.click("[data-testid=return]")
         return
-    page.click("[data-testid=suggest]")
-    page.wait_for_function("() => /:/.test(document.querySelector('[data-testid=message]').textContent)",
-                           timeout=5_000)
     if page.evaluate("() => globalThis.guandan.ui.selected.size") == 0:
         page.click("[data-testid=pass]")
     else:
