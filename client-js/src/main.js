@@ -243,7 +243,8 @@ function seatBox(view, seat, position) {
   const isTurn = view.turn === seat && view.phase === "play";
   return h("div", { class: `seat-box ${position} ${isTurn ? "turn" : ""}`, "data-testid": `table-seat-${seat}` },
     h("div", { class: "who" },
-      h("span", { class: `dot ${connected === false ? "off" : "on"}`, title: connected === false ? t("offline") : t("connected") }),
+      ui.room?.seats?.[seat]?.kind === "bot" ? null
+        : h("span", { class: `dot ${connected === false ? "off" : "on"}`, title: connected === false ? t("offline") : t("connected") }),
       h("span", { class: "name", text: seatName(seat) + (seat === view.seat ? ` (${t("you")})` : "") }),
       h("span", { class: "team", text: `${t("team")} ${(seat % 2) + 1}` })),
     h("div", { class: "count", "data-testid": `count-${seat}`, text: `${view.counts[seat]} ${t("cards")}` }),
