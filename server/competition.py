@@ -247,11 +247,13 @@ async def run_standalone(
         table = ProtocolTable(list(joined), rules)
         victories = [0, 0, 0, 0]
         draws = [0, 0, 0, 0]
+        action_logs: list[list] = []
         started = time.monotonic()
         for m in range(matches):
             table.stats.a_fallbacks = 0
             game = Game.new(seed + m, rules)
             winner = await table.play_match(game, max_a_fallbacks)
+            action_logs.append(list(game.actions))
             if winner is None:
                 draws = [d + 1 for d in draws]
             else:
@@ -263,7 +265,7 @@ async def run_standalone(
         await table.broadcast(ct.game_result(victories, draws))
         elapsed = time.monotonic() - started
         summary = {"matches": matches, "deals": table.stats.deals, "victories": victories, "draws": draws,
-                   "seconds": elapsed, "fallback_turns": table.stats.fallback_turns}
+                   "seconds": elapsed, "fallback_turns": table.stats.fallback_turns, "actions": action_logs}
         print(f"done: {matches} matches, {table.stats.deals} deals in {elapsed:.1f} s; "
               f"wins per seat {victories}, draws {draws}", flush=True)
         done.set()

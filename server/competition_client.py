@@ -1,0 +1,129 @@
+"""Our own bots as competition-protocol clients, so research tools can pit them against others.
+
+The client rebuilds, from the protocol's messages alone, the same seat view the bot gets in
+process (hand, level, team levels, counts, finishing order, cards played, table play), asks the
+bot, and answers with the index of its choice in ``actionList``.
+
+Run one: ``python -m server.competition_client ws://127.0.0.1:23456 --bot heuristic --name h1``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from engine.bots import make_bot
+from engine.cards import NAMES, parse_card, parse_rank
+from engine.competition import action_of, play_of_action
+from engine.plays import Play
+from engine.rules import Rules, preset
+
+Msg = dict[str, Any]
+
+
+class ProtocolView:
+    """A seat's view, kept up to date from notify/act messages."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.seat = 0
+        self.counts = [27, 27, 27, 27]
+        self.finished: list[int] = []
+        self.played: list[int] = []
+
+    def on_notify(self, msg: Msg) -> None:
+        stage = msg.get("stage")
+        if stage == "beginning":
+            self.seat = msg["myPos"]
+            self.counts = [27, 27, 27, 27]
+            self.finished = []
+            self.played = []
+        elif stage == "play":
+            action = msg.get("curAction")
+            if action and action[0] != "PASS":
+                cards = [int(parse_card(n)) for n in action[2]]
+                seat = msg["curPos"]
+                self.played.extend(cards)
+                self.counts[seat] -= len(cards)
+                if self.counts[seat] == 0 and seat not in self.finished:
+                    self.finished.append(seat)
+
+    def view(self, msg: Msg, phase: str) -> Msg:
+        level = parse_rank(msg["curRank"])
+        levels = [0, 0]
+        levels[self.seat % 2] = parse_rank(msg["selfRank"])
+        levels[1 - self.seat % 2] = parse_rank(msg["oppoRank"])
+        hand = [int(parse_card(n)) for n in msg["handCards"]]
+        top = None
+        if msg.get("greaterAction") and msg["greaterAction"][0] != "PASS":
+            play = play_of_action(msg["greaterAction"], level, self.rules)
+            top = {"seat": msg["greaterPos"], "kind": play.kind, "value": play.value,
+                   "cards": list(play.cards)}
+        counts = [info["rest"] for info in msg.get("publicInfo") or ()] or list(self.counts)
+        view: Msg = {
+            "seat": self.seat, "phase": phase, "level": level, "levels": levels, "hand": hand,
+            "counts": counts, "turn": self.seat if phase == "play" else None, "top": top, "trick": [],
+            "finished": list(self.finished), "played": sorted(self.played), "tribute": None,
+            "return_choices": [], "rules": self.rules.to_dict(),
+        }
+        if phase == "return":
+            view["return_choices"] = [int(parse_card(a[2][0])) for a in msg["actionList"]]
+        return view
+
+
+def index_of(action: Msg, msg: Msg, level: int) -> int:
+    """Where the bot's action stands in ``actionList`` (0 when it is not there)."""
+    actions = msg["actionList"]
+    if action["type"] == "pass":
+        want: list = ["PASS", "PASS", "PASS"]
+    elif action["type"] == "return":
+        want = ["back", "back", [NAMES[action["card"]]]]
+    else:
+        want = action_of(Play(action["kind"], action["value"], tuple(action["cards"])), level)
+    try:
+        return actions.index(want)
+    except ValueError:
+        return 0
+
+
+async def play(url: str, bot_name: str = "heuristic", name: str = "guandan-bot", seed: int | None = None,
+               rules: Rules | None = None) -> int:
+    """Play as one seat until gameResult; returns the number of decisions made."""
+    bot = make_bot(bot_name, seed=seed)
+    tracker = ProtocolView(rules or preset("competition2020"))
+    decisions = 0
+    async with connect(f"{url.rstrip('/')}/game/{name}", max_size=2**22, ping_interval=None) as ws:
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg.get("type") == "notify":
+                tracker.on_notify(msg)
+                if msg.get("stage") == "gameResult":
+                    break
+                continue
+            stage = msg.get("stage")
+            if stage == "tribute":
+                index = 0
+            else:
+                view = tracker.view(msg, "return" if stage == "back" else "play")
+                index = index_of(bot.choose(view), msg, view["level"])
+            decisions += 1
+            await ws.send(json.dumps({"actIndex": index}))
+    return decisions
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Play one seat of a competition-protocol table with our bot")
+    ap.add_argument("url", help="the platform's address, e.g. ws://127.0.0.1:23456")
+    ap.add_argument("--bot", default="heuristic")
+    ap.add_argument("--name", default="guandan-bot")
+    ap.add_argument("--seed", type=int, default=None)
+    args = ap.parse_args(argv)
+    asyncio.run(play(args.url, args.bot, args.name, args.seed))
+
+
+if __name__ == "__main__":
+    main()
