@@ -32,6 +32,7 @@ from .plays import (
     _as_codes,
     as_play,
     normalize_level,
+    sequence_window,
 )
 from .rules import Rules, resolve_rules
 
@@ -230,7 +231,7 @@ def _full_houses(idx: HandIndex, rules: Rules, floor: int) -> Iterator[Shape]:
 
 def _sequences(idx: HandIndex, kind: str, length: int, width: int, floor: int) -> Iterator[Shape]:
     for top in range(max(length, floor + 1), ACE + 1):
-        ranks = tuple(sorted(ACE if p == 1 else p for p in range(top - length + 1, top + 1)))
+        ranks = tuple(sorted(sequence_window(top, length)))
         for nats, used in _rank_vectors(idx, ranks, width, width if width < 3 else 2):
             yield Shape(kind, top, nats, used)
 
@@ -241,47 +242,53 @@ def _bombs(idx: HandIndex, top: Play | None) -> Iterator[Shape]:
     t_val = top.value if top is not None else -1
     nat = idx.nat
     w = idx.w
-
-    def ok(tier: int, value: int) -> bool:
-        return tier > t_tier or (tier == t_tier and value > t_val)
-
+    # only ranks that can make a 4-card bomb at all (naturals plus every wild card)
+    ranks = [r for r in RANKS if nat[r] and nat[r] + w >= 4]
     for n in range(4, 11):
         tier = _TIER_OF_BOMB[n]
         if tier < t_tier:
             continue
-        for r in RANKS:
+        for r in ranks:
+            if nat[r] + w < n:
+                continue
             v = idx.order(r)
-            if not ok(tier, v):
+            if tier == t_tier and v <= t_val:
                 continue
             for j in range(min(n, nat[r]), max(1, n - w) - 1, -1):
                 yield Shape(BOMB, v, ((r, j),), n - j)
-        if n == 5:  # straight flushes sit between 5- and 6-card bombs
-            yield from _straight_flushes(idx, t_tier, t_val)
+        if n == 5 and t_tier <= 3:  # straight flushes sit between 5- and 6-card bombs
+            yield from _straight_flushes(idx, t_val if t_tier == 3 else 0)
     if idx.counts[SMALL_JOKER] == 2 and idx.counts[BIG_JOKER] == 2 and t_tier < 9:
         jokers = (CARDS[SMALL_JOKER],) * 2 + (CARDS[BIG_JOKER],) * 2
         yield Shape(JOKER_BOMB, BIG_JOKER_RANK, (), 0, -1, jokers)
 
 
-def _straight_flushes(idx: HandIndex, t_tier: int, t_val: int) -> Iterator[Shape]:
-    if t_tier > 3:
-        return
-    floor = t_val if t_tier == 3 else 0
+# The five ranks of the straight (flush) with top position t, by rank, and as a bit mask over ranks.
+_STRAIGHT_RANKS = {t: tuple(sorted(sequence_window(t, 5))) for t in range(5, ACE + 1)}
+_STRAIGHT_MASK = {t: sum(1 << r for r in rs) for t, rs in _STRAIGHT_RANKS.items()}
+
+
+def _straight_flushes(idx: HandIndex, floor: int) -> Iterator[Shape]:
     counts = idx.counts
     w = idx.w
     for suit in range(4):
+        mask = 0
+        for r in RANKS:
+            if counts[(r - 2) * 4 + suit]:
+                mask |= 1 << r
+        if mask.bit_count() < 5 - w:
+            continue
         for top in range(max(5, floor + 1), ACE + 1):
-            ranks = tuple(sorted(ACE if p == 1 else p for p in range(top - 4, top + 1)))
-            present = [r for r in ranks if counts[(r - 2) * 4 + suit]]
-            missing = 5 - len(present)
+            have = mask & _STRAIGHT_MASK[top]
+            missing = 5 - have.bit_count()
             if missing > w:
                 continue
+            present = [r for r in _STRAIGHT_RANKS[top] if have >> r & 1]
             # any present card may also be replaced by a wild card
             for drop in range(0, w - missing + 1):
                 for dropped in combinations(present, drop):
                     nats = tuple((r, 1) for r in present if r not in dropped)
                     yield Shape(STRAIGHT_FLUSH, top, nats, missing + drop, suit)
-
-
 
 
 # --------------------------------------------------------------------------- expansion

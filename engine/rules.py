@@ -36,6 +36,16 @@ class Rules:
     #: a return to one's partner must be below the level rank; to an opponent any card
     club_return: bool = False
 
+    def __post_init__(self) -> None:
+        """Refuse option values the engine would otherwise silently treat as the default."""
+        if self.a_attempts is not None and (not isinstance(self.a_attempts, int) or self.a_attempts < 1):
+            raise ValueError(f"a_attempts must be None (unlimited) or an int >= 1, not {self.a_attempts!r}")
+        if self.return_limit not in (RETURN_TEN_OR_LOWER, RETURN_ANY):
+            raise ValueError(f"return_limit must be {RETURN_TEN_OR_LOWER!r} or {RETURN_ANY!r}, "
+                             f"not {self.return_limit!r}")
+        if self.first_leader not in ("first", "random"):
+            raise ValueError(f"first_leader must be 'first' or 'random', not {self.first_leader!r}")
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -60,6 +70,11 @@ PRESETS: dict[str, Rules] = {
     "nanjing": Rules(name="nanjing", a_attempts=2),
     # The 2020 AI competition platform: standard play, no failed-A limit.
     "competition2020": Rules(name="competition2020"),
+    # Standard play with every optional club rule of seed 004 switched on.
+    "club": Rules(
+        name="club", demote_repeated_last=True, demote_repeated_bottom_pair=True, bonus_repeated_first=True,
+        club_return=True,
+    ),
 }
 
 

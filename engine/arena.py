@@ -1,0 +1,271 @@
+"""Bot arena: measure one bot team against another with duplicate deals, luck cancelled.
+
+    python -m engine.arena --team-a heuristic --team-b random --deals 1000 --seed 1
+    python -m engine.arena --team-a heuristic --team-b random --matches 20 --seed 1
+
+Deal mode plays each seeded deal twice: team A in seats 1 & 3 (0 and 2 here), then the same
+cards with the teams exchanged, so both teams hold every hand once. It prints deals won by each
+team, team A's win rate with a 95% Wilson interval, the average upgrade per deal and decision
+time percentiles per bot. Match mode plays whole matches (tribute, levels, passing A) the same
+way, each match seed once per seating.
+
+Bots only ever get ``game.view(seat)``; every action goes through ``Game.apply``, so an illegal
+choice stops the run with a clear error instead of being counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .bots import BOTS, Bot, make_bot
+from .game import Game, IllegalAction
+from .rules import PRESETS, Rules, resolve_rules
+
+#: a match that has not ended after this many deals is stopped and counted as undecided
+MAX_DEALS_PER_MATCH = 300
+
+
+class BotError(RuntimeError):
+    """A bot raised or chose an illegal action; the message says which bot, seat and view."""
+
+
+@dataclass
+class TeamStats:
+    """What one team (one bot kind) did over a run."""
+
+    name: str
+    deals_won: int = 0
+    upgrades: int = 0
+    matches_won: int = 0
+    times_ms: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    """One played deal or match, seen from team A."""
+
+    a_won: bool
+    a_upgrade: int
+    b_upgrade: int
+
+
+def seating(a_first: bool) -> tuple[int, int]:
+    """Which game team (0 = seats 0 & 2, 1 = seats 1 & 3) team A and team B sit as."""
+    return (0, 1) if a_first else (1, 0)
+
+
+def _bots(team_a: str, team_b: str, a_first: bool, seed: str) -> list[Bot]:
+    a_team, _ = seating(a_first)
+    return [make_bot(team_a if s % 2 == a_team else team_b, seed=f"{seed}:{s}") for s in range(4)]
+
+
+def _act(game: Game, seat: int, bot: Bot, times: list[float]) -> None:
+    view = game.view(seat)
+    t = time.perf_counter()
+    try:
+        action = bot.choose(view)
+    except Exception as exc:
+        raise BotError(f"bot {bot.name} at seat {seat} raised {exc!r} on view {view}") from exc
+    times.append((time.perf_counter() - t) * 1000)
+    try:
+        game.apply(seat, action)
+    except IllegalAction as exc:
+        raise BotError(f"bot {bot.name} at seat {seat} chose illegal {action} ({exc}) "
+                       f"on view {view}") from exc
+    errors = getattr(bot, "errors", None)
+    if errors:
+        raise BotError(f"bot {bot.name} at seat {seat} fell back after: {errors[-1]}")
+
+
+def play_until(game: Game, bots: list[Bot], times: list[list[float]], stop: Callable[[Game], bool]) -> None:
+    """Let the bots act (each on its own view) until ``stop(game)``."""
+    while not stop(game):
+        pending = game.pending_seats()
+        if not pending:
+            raise BotError(f"nobody may act in phase {game.phase}")
+        seat = pending[0]
+        _act(game, seat, bots[seat], times[seat])
+
+
+def play_deal(seed: str, team_a: str, team_b: str, a_first: bool, rules: Rules,
+              times: list[list[float]]) -> Outcome:
+    """One first deal of a match (level 2, no tribute) from ``seed``, team A seated per ``a_first``."""
+    game = Game.new(seed, rules)
+    bots = _bots(team_a, team_b, a_first, seed)
+    play_until(game, bots, times, lambda g: g.phase in ("deal_over", "match_over"))
+    res = game.last_result
+    a_team, _ = seating(a_first)
+    a_won = res["winner_team"] == a_team
+    return Outcome(a_won, res["upgrade"] if a_won else 0, 0 if a_won else res["upgrade"])
+
+
+def play_match(seed: str, team_a: str, team_b: str, a_first: bool, rules: Rules,
+               times: list[list[float]], max_deals: int = MAX_DEALS_PER_MATCH) -> tuple[Game, list[Outcome]]:
+    """A whole match; returns the game and every deal's outcome for team A."""
+    game = Game.new(seed, rules)
+    bots = _bots(team_a, team_b, a_first, seed)
+    a_team, _ = seating(a_first)
+    outcomes: list[Outcome] = []
+    while game.phase != "match_over" and game.deal <= max_deals:
+        play_until(game, bots, times, lambda g: g.phase in ("deal_over", "match_over"))
+        res = game.last_result
+        a_won = res["winner_team"] == a_team
+        outcomes.append(Outcome(a_won, res["upgrade"] if a_won else 0, 0 if a_won else res["upgrade"]))
+        if game.phase == "deal_over" and game.deal < max_deals:
+            _act(game, 0, bots[0], times[0])
+        else:
+            break
+    return game, outcomes
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+@dataclass
+class Report:
+    """Totals of a run, seen from team A."""
+
+    team_a: TeamStats
+    team_b: TeamStats
+    games: int = 0
+    matches: int = 0
+    undecided: int = 0
+
+    def lines(self) -> list[str]:
+        a, b = self.team_a, self.team_b
+        n = self.games
+        lo, hi = wilson(a.deals_won, n)
+        out = [
+            f"deals played: {n}" + ("" if self.matches else f" ({n // 2} duplicate pairs)"),
+            f"deals won: A {a.name} {a.deals_won}, B {b.name} {b.deals_won}",
+            f"A win rate: {a.deals_won / n:.1%} (95% CI {lo:.1%}-{hi:.1%})" if n else "A win rate: -",
+            f"average upgrade per deal: A {a.upgrades / max(1, n):.2f}, B {b.upgrades / max(1, n):.2f}",
+        ]
+        if self.matches:
+            mlo, mhi = wilson(a.matches_won, self.matches)
+            out.append(f"matches: {self.matches}, won: A {a.matches_won}, B {b.matches_won}, "
+                       f"undecided {self.undecided}; A match rate {a.matches_won / self.matches:.1%} "
+                       f"(95% CI {mlo:.1%}-{mhi:.1%})")
+        for t in (a, b):
+            ts = t.times_ms
+            out.append(f"decision time {t.name:>10}: {len(ts)} decisions, p50 {percentile(ts, 0.5):.2f} ms, "
+                       f"p90 {percentile(ts, 0.9):.2f} ms, p99 {percentile(ts, 0.99):.2f} ms, "
+                       f"max {max(ts, default=float('nan')):.2f} ms")
+        return out
+
+
+def _merge_times(report: Report, times: list[list[float]], a_first: bool) -> None:
+    a_team, _ = seating(a_first)
+    for s in range(4):
+        (report.team_a if s % 2 == a_team else report.team_b).times_ms.extend(times[s])
+
+
+def run_deals(team_a: str, team_b: str, deals: int, seed: int, rules: Rules | None = None,
+              progress: Callable[[int], None] | None = None) -> Report:
+    """``deals`` seeded deals, each played twice with the teams exchanged."""
+    rules = resolve_rules(rules)
+    report = Report(TeamStats(team_a), TeamStats(team_b))
+    for i in range(deals):
+        deal_seed = f"arena:{seed}:{i}"
+        for a_first in (True, False):
+            times: list[list[float]] = [[], [], [], []]
+            o = play_deal(deal_seed, team_a, team_b, a_first, rules, times)
+            _merge_times(report, times, a_first)
+            report.games += 1
+            report.team_a.deals_won += o.a_won
+            report.team_b.deals_won += not o.a_won
+            report.team_a.upgrades += o.a_upgrade
+            report.team_b.upgrades += o.b_upgrade
+        if progress:
+            progress(i + 1)
+    return report
+
+
+def run_matches(team_a: str, team_b: str, matches: int, seed: int, rules: Rules | None = None,
+                progress: Callable[[int], None] | None = None) -> Report:
+    """``matches`` seeded matches, each played twice with the teams exchanged."""
+    rules = resolve_rules(rules)
+    report = Report(TeamStats(team_a), TeamStats(team_b))
+    for i in range(matches):
+        match_seed = f"arena-match:{seed}:{i}"
+        for a_first in (True, False):
+            times: list[list[float]] = [[], [], [], []]
+            game, outcomes = play_match(match_seed, team_a, team_b, a_first, rules, times)
+            _merge_times(report, times, a_first)
+            report.matches += 1
+            a_team, _ = seating(a_first)
+            if game.match_winner is None:
+                report.undecided += 1
+            elif game.match_winner == a_team:
+                report.team_a.matches_won += 1
+            else:
+                report.team_b.matches_won += 1
+            for o in outcomes:
+                report.games += 1
+                report.team_a.deals_won += o.a_won
+                report.team_b.deals_won += not o.a_won
+                report.team_a.upgrades += o.a_upgrade
+                report.team_b.upgrades += o.b_upgrade
+        if progress:
+            progress(i + 1)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--team-a", default="heuristic", choices=sorted(BOTS))
+    ap.add_argument("--team-b", default="random", choices=sorted(BOTS))
+    ap.add_argument("--deals", type=int, default=100, help="seeded deals, each played twice (default 100)")
+    ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of deals")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    ap.add_argument("--quiet", action="store_true", help="no progress line")
+    args = ap.parse_args(argv)
+    if args.deals < 1 or args.matches < 0:
+        ap.error("--deals must be at least 1 and --matches at least 0")
+    t0 = time.perf_counter()
+    total = args.matches or args.deals
+
+    def progress(i: int) -> None:
+        if not args.quiet and (i % 50 == 0 or i == total):
+            unit = "matches" if args.matches else "deals"
+            print(f"\r{i}/{total} {unit}", end="", file=sys.stderr, flush=True)
+
+    rules = resolve_rules(args.rules)
+    if args.matches:
+        report = run_matches(args.team_a, args.team_b, args.matches, args.seed, rules, progress)
+    else:
+        report = run_deals(args.team_a, args.team_b, args.deals, args.seed, rules, progress)
+    if not args.quiet:
+        print(file=sys.stderr)
+    mode = f"{args.matches} matches" if args.matches else f"{args.deals} deals"
+    print(f"arena: A {args.team_a} vs B {args.team_b}, {mode} x 2 seatings, seed {args.seed}, "
+          f"rules {rules.name}")
+    for line in report.lines():
+        print(line)
+    print(f"wall time {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

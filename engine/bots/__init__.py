@@ -1,0 +1,29 @@
+"""Bots: players that see one seat's view only (never the game object or other hands).
+
+``make_bot(name, seed)`` builds one by name (``random``, ``heuristic``); every bot has
+``choose(view) -> action``. ``suggest(view) -> (action, reason)`` backs the suggest button.
+"""
+
+from __future__ import annotations
+
+from .base import Action, Bot, View, legal_actions_from_view
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+from .suggest import suggest
+
+BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(name: str, seed: int | str | None = None) -> Bot:
+    """A bot by name; a clear error for an unknown one."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+    return cls(seed)
+
+
+__all__ = [
+    "Action", "Bot", "View", "BOTS", "make_bot", "legal_actions_from_view",
+    "HeuristicBot", "RandomBot", "suggest",
+]

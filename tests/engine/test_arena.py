@@ -1,0 +1,103 @@
+"""The arena: duplicate seating, statistics and the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.arena import BotError, main, play_deal, play_match, run_deals, seating, wilson
+from engine.game import Game
+from engine.rules import Rules
+
+
+def test_wilson_interval():
+    lo, hi = wilson(90, 100)
+    assert 0.82 < lo < 0.83 and 0.94 < hi < 0.95
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(100, 100)
+    assert hi == pytest.approx(1.0) and lo > 0.96
+
+
+def test_duplicate_seating_exchanges_the_teams():
+    assert seating(True) == (0, 1)
+    assert seating(False) == (1, 0)
+
+
+def test_both_seatings_play_the_same_cards():
+    # the deal depends on the seed only, so each team holds every hand once
+    a = Game.new("arena:5:0")
+    b = Game.new("arena:5:0")
+    assert [a.hand(s) for s in range(4)] == [b.hand(s) for s in range(4)]
+
+
+def test_play_deal_reports_the_winner_and_upgrade():
+    times = [[], [], [], []]
+    o = play_deal("arena:1:0", "heuristic", "random", True, Rules(), times)
+    assert o.a_won and o.a_upgrade in (1, 2, 3) and o.b_upgrade == 0
+    assert all(times[s] for s in range(4))
+
+
+def test_play_match_ends_in_a_winner():
+    times = [[], [], [], []]
+    game, outcomes = play_match("m:1", "heuristic", "random", False, Rules(), times)
+    assert game.phase == "match_over"
+    assert game.match_winner == 1  # team A (heuristic) sits as team 1 here
+    assert len(outcomes) == game.deal
+
+
+def test_run_deals_counts_every_game():
+    report = run_deals("random", "random", deals=5, seed=2)
+    assert report.games == 10
+    assert report.team_a.deals_won + report.team_b.deals_won == 10
+    text = "\n".join(report.lines())
+    assert "A win rate" in text and "95% CI" in text and "p99" in text
+
+
+def test_a_bot_that_plays_illegally_stops_the_run(monkeypatch):
+    from engine.bots import RandomBot
+
+    monkeypatch.setattr(RandomBot, "choose", lambda self, view: {"type": "pass"} if view["top"] is None
+                        else {"type": "play", "cards": [0]})
+    with pytest.raises(BotError, match="bot random at seat"):
+        run_deals("random", "random", deals=1, seed=1)
+
+
+def test_command_line_deals(capsys):
+    argv = ["--team-a", "heuristic", "--team-b", "random", "--deals", "3", "--seed", "1", "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "deals played: 6 (3 duplicate pairs)" in out
+    assert "deals won: A heuristic" in out
+    assert "decision time  heuristic" in out
+
+
+def test_command_line_matches(capsys):
+    assert main(["--team-a", "heuristic", "--team-b", "random", "--matches", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "matches: 2, won: A 2, B 0" in out
+
+
+def test_command_line_rejects_bad_input(capsys):
+    with pytest.raises(SystemExit):
+        main(["--team-a", "genius"])
+    with pytest.raises(SystemExit):
+        main(["--deals", "0"])
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_runs_are_reproducible_across_processes():
+    """Same seed, same results, whatever Python's per-process hash seed is."""
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        proc = subprocess.run(
+            [sys.executable, "-m", "engine.arena", "--team-a", "random", "--team-b", "random",
+             "--deals", "8", "--seed", "4", "--quiet"],
+            capture_output=True, text=True, env=env, check=True, timeout=120,
+        )
+        outs.append([line for line in proc.stdout.splitlines()
+                     if line.startswith(("deals won", "average upgrade"))])
+    assert outs[0] == outs[1] and len(outs[0]) == 2

@@ -1,0 +1,190 @@
+"""settle_deal: upgrades, the cap at A, passing A, failed A attempts and the club rules (RULES.md §6, §8;
+seed 000 §15-§17)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Rules, preset, settle_deal
+from engine.levels import empty_streaks
+
+A, K, Q, J = 14, 13, 12, 11
+
+
+@pytest.mark.parametrize(
+    "places, winner, upgrade",
+    [([0, 2, 1, 3], 0, 3), ([0, 2, 3, 1], 0, 3), ([0, 1, 2, 3], 0, 2), ([0, 3, 2, 1], 0, 2),
+     ([0, 1, 3, 2], 0, 1), ([0, 3, 1, 2], 0, 1), ([1, 3, 0, 2], 1, 3), ([3, 0, 1, 2], 1, 2),
+     ([2, 1, 3, 0], 0, 1)],
+)
+def test_upgrade_by_partner_place(places, winner, upgrade):
+    s = settle_deal([2, 2], places, 0)
+    assert (s.winner_team, s.upgrade) == (winner, upgrade)
+
+
+def test_upgrade_by_places_16():
+    # §16: 1st+2nd → +3 (double down), 1st+3rd → +2, 1st+4th → +1; losers stay.
+    assert settle_deal([2, 2], [0, 2, 1, 3], 0).levels == [5, 2]
+    assert settle_deal([2, 2], [0, 1, 2, 3], 0).levels == [4, 2]
+    assert settle_deal([2, 2], [0, 1, 3, 2], 0).levels == [3, 2]
+    assert settle_deal([2, 2], [1, 3, 0, 2], 0).levels == [2, 5]
+    assert settle_deal([2, 2], [3, 0, 2, 1], 0).levels == [2, 3]
+
+
+def test_winner_is_team_of_first_even_when_other_team_has_2nd_and_3rd():
+    s = settle_deal([2, 2], [0, 1, 3, 2], 0)
+    assert (s.winner_team, s.upgrade) == (0, 1)
+
+
+def test_example_16_team_upgrades_from_its_own_level():
+    # §16: our team at 4 wins a deal played at the opponents' 8 with 1st+3rd: we go to 6, next deal at 6.
+    s = settle_deal([4, 8], [0, 1, 2, 3], 1)
+    assert s.levels == [6, 8]
+    assert s.winner_team == 0
+    assert not s.match_won
+
+
+def test_result_unpacks_and_reads_by_key():
+    levels, winner, upgrade, won, fails = settle_deal((2, 2), (0, 1, 2, 3), 0)
+    assert (levels, winner, upgrade, won, fails) == ((4, 2), 0, 2, False, (0, 0))
+    s = settle_deal([2, 2], [0, 1, 2, 3], 0, a_failures=[0, 0])
+    assert s["levels"] == [4, 2] and s["a_failures"] == [0, 0] and s["upgrade"] == 2
+    assert "up 2 from 2 to 4" in s.reason
+
+
+def test_k_plus_2_is_a_not_a_win_17():
+    s = settle_deal([K, 5], [0, 1, 2, 3], 0)
+    assert s.levels == [A, 5]
+    assert not s.match_won
+    assert "stops at A" in s.reason and "not a match win" in s.reason
+    s = settle_deal([Q, 5], [0, 2, 1, 3], 0)
+    assert s.levels == [A, 5] and not s.match_won
+
+
+@pytest.mark.parametrize("places", [[0, 2, 1, 3], [0, 1, 2, 3], [2, 3, 0, 1]])
+def test_pass_a_wins_the_match_17(places):
+    s = settle_deal([A, 9], places, 0)
+    assert s.match_won
+    assert s.winner_team == 0
+    assert s.levels == [A, 9]
+    assert "match is won" in s.reason
+
+
+def test_first_and_fourth_at_a_is_not_a_win_and_says_why():
+    s = settle_deal([A, 9], [0, 1, 3, 2], 0)
+    assert not s.match_won
+    assert s.levels == [A, 9]
+    assert s.upgrade == 1
+    assert "1st+4th at A is not a pass" in s.reason
+    assert s.a_failures == (1, 0)
+
+
+def test_at_a_but_deal_not_played_at_a_is_not_a_win():
+    # Team 0 reached A earlier but team 1 won the last deal: this deal is played at team 1's 9.
+    s = settle_deal([A, 9], [0, 2, 1, 3], 1)
+    assert not s.match_won
+    assert s.levels == [A, 9]
+    assert "not played at A" in s.reason
+    assert s.a_failures == (0, 0)  # not an A attempt: the deal was not played at team 0's A
+
+
+def test_losing_at_a_keeps_a_and_counts_a_failure_by_default_unlimited():
+    s = settle_deal([A, 9], [1, 3, 0, 2], 0)
+    assert s.levels == [A, 12]
+    assert s.a_failures == (1, 0)
+    s = settle_deal([A, 9], [1, 0, 3, 2], 0, a_failures=(40, 0))
+    assert s.levels == [A, 11]  # standard: no limit, no fall-back
+    assert s.a_failures == (41, 0)
+
+
+@pytest.mark.parametrize("name, limit", [("national2017", 3), ("huaian", 3), ("nanjing", 2)])
+def test_failed_a_attempts_fall_back_to_2(name, limit):
+    rules = preset(name)
+    fails = (0, 0)
+    levels = [A, 5]
+    for attempt in range(1, limit):
+        s = settle_deal(levels, [1, 0, 3, 2], 0, rules, fails)  # team 1 wins +1: a failed attempt
+        assert s.levels[0] == A
+        assert s.a_failures == (attempt, 0)
+        fails = s.a_failures
+        levels = [A, 5]  # keep playing at team 0's A (as if team 0 had won a 1st+4th in between)
+    s = settle_deal(levels, [0, 1, 3, 2], 0, rules, fails)  # 1st+4th at A: also a failure
+    assert s.levels == [2, 5]
+    assert s.a_failures == (0, 0)
+    assert s.fell_back == [True, False]
+    assert "falls back to 2" in s.reason
+
+
+def test_a_attempts_counted_for_both_teams_at_a():
+    s = settle_deal([A, A], [1, 0, 2, 3], 0, Rules(a_attempts=3), (2, 0))
+    assert s.levels == [2, A]  # team 0 used its third attempt; team 1 (1st+4th) also failed
+    assert s.a_failures == (0, 1)
+    assert not s.match_won
+    s = settle_deal([A, A], [1, 3, 0, 2], 0)
+    assert s.match_won and s.winner_team == 1
+
+
+def test_invalid_input():
+    with pytest.raises(ValueError):
+        settle_deal([2, 2], [0, 1, 1, 3], 0)
+    with pytest.raises(ValueError):
+        settle_deal([2, 15], [0, 1, 2, 3], 0)
+    with pytest.raises(ValueError):
+        settle_deal([2, 2], [0, 1, 2, 3], 2)
+
+
+CLUB = Rules(name="club", demote_repeated_last=True, demote_repeated_bottom_pair=True,
+             bonus_repeated_first=True)
+
+
+def run(levels, deals, rules, level_team=0):
+    streaks = empty_streaks()
+    fails = (0, 0)
+    out = []
+    for places in deals:
+        s = settle_deal(levels, places, level_team, rules, fails, streaks)
+        levels, fails, streaks = s.levels, s.a_failures, s.streaks
+        level_team = s.winner_team
+        out.append(s)
+    return out
+
+
+def test_club_last_three_running_costs_a_level():
+    # Seat 1 is 4th three deals running; team 0 wins each with 1st+3rd (seat 3 is 3rd).
+    deals = [[0, 3, 2, 1]] * 3
+    rules = Rules(demote_repeated_last=True)
+    s1, s2, s3 = run([2, 6], deals, rules)
+    assert s1.levels == [4, 6] and s2.levels == [6, 6]
+    assert s3.levels == [8, 5]
+    assert s3.adjustments == [0, -1]
+    assert "last 3 deals running" in s3.reason
+    s4 = run([2, 6], deals + [[0, 3, 2, 1]], rules)[-1]
+    assert s4.levels == [10, 3]  # four running: two more
+
+
+def test_club_rules_never_below_2_and_never_at_a():
+    rules = Rules(demote_repeated_last=True, demote_repeated_bottom_pair=True)
+    out = run([2, 2], [[0, 2, 1, 3]] * 3, rules)  # team 1 3rd+4th three times; both count as last
+    assert out[-1].levels == [11, 2]
+    out = run([2, A], [[0, 2, 1, 3]] * 3, rules)
+    assert out[-1].levels == [11, A]
+    assert "never demoted" in out[-1].reason
+
+
+def test_club_bottom_pair_three_running_loses_two():
+    rules = Rules(demote_repeated_bottom_pair=True)
+    out = run([2, 9], [[0, 2, 1, 3]] * 3, rules)
+    assert [s.levels for s in out] == [[5, 9], [8, 9], [11, 7]]
+
+
+def test_club_bonus_for_first_three_running():
+    rules = Rules(bonus_repeated_first=True)
+    out = run([2, 2], [[0, 1, 3, 2]] * 4, rules)
+    assert [s.levels[0] for s in out] == [3, 4, 6, 9]
+    assert out[2].adjustments == [1, 0]
+
+
+def test_club_rules_off_by_default():
+    out = run([2, 2], [[0, 1, 3, 2]] * 4, Rules())
+    assert [s.levels for s in out] == [[3, 2], [4, 2], [5, 2], [6, 2]]
+    assert CLUB.bonus_repeated_first
