@@ -129,14 +129,22 @@ def settle_deal(
     parts: list[str] = []
 
     passed_a = deal_level == ACE and before[winner] == ACE and upgrade >= 2
+    if rules.a_pass_needs_double and passed_a and (upgrade < 3 or level_team != winner):
+        passed_a = False
     if passed_a:
         parts.append(f"Team {winner + 1} was at A, the deal was played at A and it won with {combo}: "
                      "the match is won.")
     else:
         after[winner] = min(ACE, before[winner] + upgrade)
         if before[winner] == ACE:
-            why = ("the deal was not played at A" if deal_level != ACE
-                   else "1st+4th at A is not a pass: the partner of the 1st must not be 4th")
+            if deal_level != ACE:
+                why = "the deal was not played at A"
+            elif rules.a_pass_needs_double and level_team != winner:
+                why = "under these rules A is passed only in a deal played at the team's own A"
+            elif rules.a_pass_needs_double and upgrade < 3:
+                why = "under these rules passing A needs 1st+2nd"
+            else:
+                why = "1st+4th at A is not a pass: the partner of the 1st must not be 4th"
             parts.append(f"Team {winner + 1} won with {combo} and stays at A; not a match win because {why}.")
         elif after[winner] == ACE and before[winner] + upgrade > ACE:
             parts.append(f"Team {winner + 1} won with {combo}: {_name(before[winner])} +{upgrade} stops at A "

@@ -35,6 +35,8 @@ class Rules:
     bonus_repeated_first: bool = False
     #: a return to one's partner must be below the level rank; to an opponent any card
     club_return: bool = False
+    #: passing A needs 1st+2nd in a deal played at the team's own A (the 2020 AI platform)
+    a_pass_needs_double: bool = False
 
     def __post_init__(self) -> None:
         """Refuse option values the engine would otherwise silently treat as the default."""
@@ -69,7 +71,9 @@ PRESETS: dict[str, Rules] = {
     "huaian": Rules(name="huaian", a_attempts=3, return_limit=RETURN_ANY),
     "nanjing": Rules(name="nanjing", a_attempts=2),
     # The 2020 AI competition platform: standard play, no failed-A limit.
-    "competition2020": Rules(name="competition2020"),
+    # The 2020 AI competition platform (COMPETITION_PROTOCOL.md): A passes only with 1st+2nd at the
+    # team's own A, and two deals at A without passing fall back to 2.
+    "competition2020": Rules(name="competition2020", a_attempts=2, a_pass_needs_double=True),
     # Standard play with every optional club rule of seed 004 switched on.
     "club": Rules(
         name="club", demote_repeated_last=True, demote_repeated_bottom_pair=True, bonus_repeated_first=True,

@@ -111,3 +111,27 @@ def test_presets_round_trip_in_game_state():
         h = Game.from_dict(msgpack.unpackb(msgpack.packb(g.to_dict())))
         assert h.rules == g.rules and h == g
         assert g.view(0)["rules"] == preset(name).to_dict()
+
+
+# ---- competition2020 (COMPETITION_PROTOCOL.md: the 2020 AI platform's own rules)
+
+
+def test_competition2020_passes_a_only_with_first_and_second_at_own_a():
+    rules = preset("competition2020")
+    # 1st+3rd at the team's own A: a pass under standard rules, not on the 2020 platform
+    assert settle_deal([A, 9], [0, 1, 2, 3], 0, "standard").match_won
+    s = settle_deal([A, 9], [0, 1, 2, 3], 0, rules)
+    assert not s.match_won and list(s.levels) == [A, 9] and list(s.a_failures) == [1, 0]
+    assert "1st+2nd" in s.reason
+    assert settle_deal([A, 9], [0, 2, 1, 3], 0, rules).match_won
+    # both teams at A, the deal played at the other team's A: not its own A
+    s = settle_deal([A, A], [0, 2, 1, 3], 1, rules)
+    assert not s.match_won and "own A" in s.reason
+
+
+def test_competition2020_falls_back_to_2_after_two_failed_deals_at_a():
+    rules = preset("competition2020")
+    first = settle_deal([A, 9], [1, 0, 3, 2], 0, rules)  # the opponents win the deal played at A
+    assert first.levels[0] == A and list(first.a_failures) == [1, 0]
+    second = settle_deal(first.levels, [1, 0, 3, 2], 0, rules, first.a_failures)
+    assert second.levels[0] == 2 and second.fell_back[0]
