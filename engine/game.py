@@ -252,7 +252,7 @@ class Game:
             "top": None if top is None else {**top, "cards": list(top["cards"])},
             "trick": [dict(m, cards=list(m["cards"])) if "cards" in m else dict(m) for m in self.trick],
             "finished": list(self.finished),
-            "played": sorted(self.played),
+            "played": list(self.played),  # in play order: diffs only append
             "tribute": tribute,
             "return_choices": [] if seat is None else self.return_choices(seat),
             "pending": self.pending_seats(),

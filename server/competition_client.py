@@ -67,7 +67,7 @@ class ProtocolView:
         view: Msg = {
             "seat": self.seat, "phase": phase, "level": level, "levels": levels, "hand": hand,
             "counts": counts, "turn": self.seat if phase == "play" else None, "top": top, "trick": [],
-            "finished": list(self.finished), "played": sorted(self.played), "tribute": None,
+            "finished": list(self.finished), "played": list(self.played), "tribute": None,
             "return_choices": [], "rules": self.rules.to_dict(),
         }
         if phase == "return":
