@@ -73,7 +73,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> 
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api")
     exe = _chromium()

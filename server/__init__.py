@@ -1,0 +1,1 @@
+"""Guandan Online game server: WebSocket + HTTP on one port, Redis as the only truth."""

@@ -1,0 +1,737 @@
+"""The game server: one port for WebSocket (``/ws``) and plain HTTP (client files, ``/healthz``).
+
+Data flows one way: a client's intent is checked (frame size, rate, msgpack, pydantic model, id),
+then ``mutate`` reads the room and its version from Redis, applies the intent with the engine, and
+commits with the store's compare-and-set (retrying from fresh state on a lost race). The new state
+reaches clients through ``refresh``: each local connection gets a diff from the view it last had to
+the view of the new version. Other processes get the same state through pub/sub and do the same
+for their own connections, so nothing game-relevant lives only in one process's memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import mimetypes
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.utils import formatdate
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pydantic import ValidationError
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from engine import Game, IllegalAction
+
+from . import protocol as P
+from . import rooms
+from .bots import choose_action, random_action, suggestion
+from .codec import CodecError, decode, decode_frame, encode
+from .diff import diff
+from .rooms import RoomError
+from .store import RoomNotFound, Store, valid_code
+from .views import view_for
+
+log = logging.getLogger("guandan.server")
+
+NOT_BUILT_PAGE = b"""<!doctype html><html><head><meta charset="utf-8"><title>Guandan Online</title></head>
+<body><h1>Guandan Online server is running</h1>
+<p>The browser client is not built yet. Build it with <code>cd client-js &amp;&amp; npm ci &amp;&amp;
+npm run build</code> (or start the server with <code>bash scripts/run.sh</code>, which does it),
+then reload this page. The WebSocket endpoint is <code>/ws</code>;
+health check: <a href="/healthz">/healthz</a>.</p>
+</body></html>"""
+
+
+@dataclass
+class Config:
+    """Everything tunable about one server process (the CLI fills it)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    client_dir: Path | None = None
+    room_ttl: float = 24 * 3600
+    max_frame: int = 16 * 1024  # larger frames get a frame_too_large error
+    hard_max_frame: int = 1024 * 1024  # larger frames close the connection (websockets max_size)
+    rate: float = 30.0  # messages per second per connection, sustained
+    burst: float = 60.0
+    heartbeat: float = 5.0
+    redis_prefix: str = "gd:"
+
+
+class Change(NamedTuple):
+    """What a room mutation did: its log record, the result for the ack, and the game it built."""
+
+    record: dict[str, Any]
+    result: dict[str, Any]
+    game: Game | None
+
+
+class _NothingToDo(Exception):
+    """The bot's turn passed (another process or player acted first): look again."""
+
+
+class ClientError(Exception):
+    """An error for one client that changes nothing (not a room or game rule)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket connection and what this process last told it."""
+
+    ws: ServerConnection
+    id: str
+    peer: str
+    hello: bool = False
+    code: str | None = None
+    seat: int | None = None
+    version: int | None = None
+    view: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] | None = None
+    presence: list[bool] | None = None
+    seen: OrderedDict[Any, None] = field(default_factory=OrderedDict)
+    tokens: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def take_token(self, rate: float, burst: float) -> bool:
+        now = time.monotonic()
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+def _frame(msg: P._Msg) -> bytes:
+    return encode(msg.model_dump())
+
+
+class GameServer:
+    """Connections, rooms and bots of one process; Redis holds the rooms themselves."""
+
+    def __init__(self, config: Config, redis: Redis) -> None:
+        self.config = config
+        self.redis = redis
+        self.store = Store(redis, prefix=config.redis_prefix, room_ttl=config.room_ttl)
+        self.proc_id = secrets.token_hex(6)
+        self._ids = itertools.count(1)
+        self.conns: dict[str, Conn] = {}
+        self.rooms: dict[str, set[Conn]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self.bot_dirty: set[str] = set()
+        self.pubsub = redis.pubsub()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
+            "hello": self.on_hello,
+            "create": self.on_create,
+            "join": self.on_join,
+            "resume": self.on_resume,
+            "leave": self.on_leave,
+            "add_bot": self.on_add_bot,
+            "remove_bot": self.on_remove_bot,
+            "start": self.on_start,
+            "play": self.on_game_action,
+            "pass": self.on_game_action,
+            "return": self.on_game_action,
+            "next_deal": self.on_game_action,
+            "suggest": self.on_suggest,
+            "resync": self.on_resync,
+        }
+
+    # ---- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.store.heartbeat(self.proc_id, self.config.heartbeat * 3)
+        await self.pubsub.subscribe(self._proc_channel(self.proc_id))
+        self._tasks.append(asyncio.create_task(self._listen(), name="pubsub"))
+        self._tasks.append(asyncio.create_task(self._heartbeat(), name="heartbeat"))
+        log.info("server process started proc=%s", self.proc_id)
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *self.bot_tasks.values()]:
+            task.cancel()
+        for task in [*self._tasks, *self.bot_tasks.values()]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            await self.store.forget_proc(self.proc_id)
+        with contextlib.suppress(RedisError, OSError, RuntimeError):
+            await self.pubsub.aclose()
+
+    def _proc_channel(self, proc_id: str) -> str:
+        return f"{self.config.redis_prefix}proc-ch:{proc_id}"
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.heartbeat)
+            try:
+                await self.store.heartbeat(self.proc_id, self.config.heartbeat * 3)
+            except RedisError as exc:
+                log.warning("heartbeat failed: %s", exc)
+
+    async def _listen(self) -> None:
+        """Notices from Redis pub/sub: new room versions, presence changes, seat replacements."""
+        while True:
+            try:
+                msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except RedisError as exc:
+                log.warning("pubsub error: %s", exc)
+                await asyncio.sleep(0.5)
+                continue
+            if msg is None or msg.get("type") != "message":
+                continue
+            try:
+                await self._on_notice(msg["channel"].decode(), decode(msg["data"]))
+            except Exception:
+                log.exception("failed to handle notice")
+
+    async def _on_notice(self, channel: str, notice: dict[str, Any]) -> None:
+        kind = notice.get("k")
+        if kind == "kick":
+            conn = self.conns.get(notice["conn"])
+            if conn is not None:
+                await self._replace(conn)
+            return
+        code = channel.rsplit(":", 1)[-1]
+        if kind == "state" and notice.get("o") != self.proc_id:
+            await self.refresh(code, notice["v"], decode(notice["d"]))
+        elif kind == "presence":
+            await self.push_presence(code)
+
+    # ---- HTTP -----------------------------------------------------------------------------------
+
+    async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Plain HTTP on the WebSocket port: /healthz, the built client, or a page saying to build it."""
+        path = request.path.split("?", 1)[0]
+        if path == "/ws":
+            return None
+        if path == "/healthz":
+            try:
+                ok = bool(await self.redis.ping())
+            except (RedisError, OSError):
+                ok = False
+            body = json.dumps({"status": "ok" if ok else "redis unavailable", "protocol": P.PROTOCOL_VERSION})
+            return _response(200 if ok else 503, body.encode(), "application/json")
+        root = self.config.client_dir
+        if root is None or not (root / "index.html").is_file():
+            if path in ("/", "/index.html"):
+                return _response(200, NOT_BUILT_PAGE, "text/html; charset=utf-8")
+            return _response(404, b"not found\n", "text/plain")
+        target = (root / path.lstrip("/")).resolve() if path != "/" else root / "index.html"
+        if not target.is_relative_to(root.resolve()) or not target.is_file():
+            return _response(404, b"not found\n", "text/plain")
+        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        return _response(200, target.read_bytes(), ctype)
+
+    # ---- connections ----------------------------------------------------------------------------
+
+    async def handler(self, ws: ServerConnection) -> None:
+        peer = f"{ws.remote_address[0]}:{ws.remote_address[1]}" if ws.remote_address else "?"
+        conn = Conn(ws=ws, id=f"{self.proc_id}:{next(self._ids)}", peer=peer, tokens=self.config.burst)
+        self.conns[conn.id] = conn
+        log.info("connection opened conn=%s peer=%s", conn.id, peer)
+        try:
+            async for frame in ws:
+                await self.on_frame(conn, frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.conns.pop(conn.id, None)
+            await self.detach(conn)
+            log.info("connection closed conn=%s code=%s", conn.id, ws.close_code)
+
+    async def send(self, conn: Conn, msg: P._Msg) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await conn.ws.send(_frame(msg))
+
+    async def error(self, conn: Conn, msg_id: Any, code: str, message: str) -> None:
+        log.info("error conn=%s id=%r code=%s: %s", conn.id, msg_id, code, message)
+        await self.send(conn, P.Error(id=_echo_id(msg_id), code=code, message=message))
+
+    async def on_frame(self, conn: Conn, frame: bytes | str) -> None:
+        """Every check before a message reaches its handler; each failure is one error, no change."""
+        if isinstance(frame, str):
+            await self.error(conn, None, "binary_required", "send msgpack in binary frames, not text")
+            return
+        if len(frame) > self.config.max_frame:
+            await self.error(conn, None, "frame_too_large",
+                             f"frame of {len(frame)} bytes exceeds {self.config.max_frame}")
+            return
+        try:
+            raw = decode_frame(frame, self.config.max_frame)
+        except CodecError as exc:
+            raw = None
+            error = str(exc)
+        msg_id = raw.get("id") if raw is not None else None
+        if not conn.take_token(self.config.rate, self.config.burst):
+            await self.error(conn, msg_id, "rate_limited",
+                             f"more than {self.config.rate:g} messages per second: message dropped")
+            return
+        if raw is None:
+            await self.error(conn, None, "bad_msgpack", error)
+            return
+        try:
+            msg = P.CLIENT_ADAPTER.validate_python(raw)
+        except ValidationError as exc:
+            await self.error(conn, msg_id, *_validation_error(exc))
+            return
+        if msg.id in conn.seen:
+            await self.error(conn, msg.id, "duplicate_id",
+                             f"message id {msg.id!r} was already handled on this connection")
+            return
+        conn.seen[msg.id] = None
+        if len(conn.seen) > 4096:
+            conn.seen.popitem(last=False)
+        if not conn.hello and msg.type != "hello":
+            await self.error(conn, msg.id, "hello_required", "send hello with the protocol version first")
+            return
+        try:
+            result = await self.handlers[msg.type](conn, msg)
+        except (RoomError, ClientError, IllegalAction) as exc:
+            await self.error(conn, msg.id, exc.code, exc.message)
+            return
+        except RoomNotFound as exc:
+            await self.error(conn, msg.id, "room_not_found", f"no room with code {exc.args[0]}")
+            return
+        except RedisError as exc:
+            log.warning("redis error conn=%s: %s", conn.id, exc)
+            await self.error(conn, msg.id, "unavailable", "storage is unavailable; try again")
+            return
+        except Exception:
+            log.exception("internal error conn=%s type=%s", conn.id, msg.type)
+            await self.error(conn, msg.id, "internal", "internal server error")
+            return
+        if result is not False:
+            await self.send(conn, P.Ack(id=msg.id, result=result if isinstance(result, dict) else {}))
+        try:
+            await self._after(conn, msg.type)
+        except (RoomNotFound, RedisError) as exc:
+            log.warning("could not send the snapshot conn=%s: %r", conn.id, exc)
+            await self.error(conn, None, "unavailable", "could not load the room; send resync")
+
+    async def _after(self, conn: Conn, kind: str) -> None:
+        """Messages that attach a connection get their snapshot after the ack (which holds the token)."""
+        if kind in ("create", "join", "resume", "resync") and conn.code is not None:
+            await self.send_snapshot(conn)
+            await self.push_presence(conn.code, only=conn)
+            if kind != "resync":
+                await self.store.publish(conn.code, {"k": "presence"})
+
+    # ---- room membership ------------------------------------------------------------------------
+
+    def lock(self, code: str) -> asyncio.Lock:
+        lock = self.locks.get(code)
+        if lock is None:
+            lock = self.locks[code] = asyncio.Lock()
+        return lock
+
+    async def attach(self, conn: Conn, code: str, seat: int | None) -> None:
+        if conn.code is not None:
+            await self.detach(conn)
+        conn.code, conn.seat, conn.version = code, seat, None
+        conn.view, conn.info, conn.presence = {}, None, None
+        members = self.rooms.setdefault(code, set())
+        if not members:
+            await self.pubsub.subscribe(self.store.channel(code))
+        members.add(conn)
+        if seat is not None:
+            old = await self.store.claim_seat(code, seat, conn.id)
+            if old and old != conn.id:
+                await self._kick(old)
+
+    async def detach(self, conn: Conn) -> None:
+        code, seat = conn.code, conn.seat
+        if code is None:
+            return
+        conn.code = conn.seat = conn.version = None
+        members = self.rooms.get(code)
+        if members is not None:
+            members.discard(conn)
+            if not members:
+                del self.rooms[code]
+                self.locks.pop(code, None)
+                with contextlib.suppress(RedisError, OSError, RuntimeError):
+                    await self.pubsub.unsubscribe(self.store.channel(code))
+        if seat is not None:
+            with contextlib.suppress(RedisError, OSError):
+                if await self.store.release_seat(code, seat, conn.id):
+                    await self.store.publish(code, {"k": "presence"})
+
+    async def _kick(self, conn_id: str) -> None:
+        """Tell the connection that held a seat that a newer one took it over (whichever process)."""
+        local = self.conns.get(conn_id)
+        if local is not None:
+            await self._replace(local)
+        else:
+            await self.redis.publish(self._proc_channel(conn_id.split(":", 1)[0]),
+                                     encode({"k": "kick", "conn": conn_id}))
+
+    async def _replace(self, conn: Conn) -> None:
+        log.info("connection replaced conn=%s code=%s seat=%s", conn.id, conn.code, conn.seat)
+        await self.send(conn, P.Error(code="replaced",
+                                      message="your seat was resumed from another connection"))
+        conn.seat = None  # the newer connection owns the seat's slot now
+        await self.detach(conn)
+        with contextlib.suppress(ConnectionClosed):
+            await conn.ws.close(4001, "seat resumed elsewhere")
+
+    # ---- state fan-out --------------------------------------------------------------------------
+
+    async def send_snapshot(self, conn: Conn) -> None:
+        code = conn.code
+        assert code is not None
+        async with self.lock(code):
+            version, room = await self.store.load(code)
+            game = Game.from_dict(room["game"]) if room["game"] is not None else None
+            view = view_for(game, conn.seat)
+            info = rooms.room_info(room)
+            conn.version, conn.view, conn.info = version, view, info
+            await self.send(conn, P.RoomInfo(**info))
+            await self.send(conn, P.Snapshot(version=version, seat=conn.seat, view=view))
+        self.poke_bots(code, room)
+
+    async def refresh(
+        self, code: str, version: int, room: dict[str, Any], game: Game | None = None
+    ) -> None:
+        """Bring every local connection of the room to ``version``: room info if changed, one diff."""
+        members = self.rooms.get(code)
+        if members:
+            async with self.lock(code):
+                behind = [c for c in members if c.version is not None and c.version < version]
+                if behind:
+                    if game is None and room["game"] is not None:
+                        game = Game.from_dict(room["game"])
+                    info = rooms.room_info(room)
+                    views: dict[int | None, dict[str, Any]] = {}
+                    for conn in behind:
+                        if conn.info != info:
+                            conn.info = info
+                            await self.send(conn, P.RoomInfo(**info))
+                        view = views.get(conn.seat)
+                        if view is None:
+                            view = views[conn.seat] = view_for(game, conn.seat)
+                        ops = diff(conn.view, view)
+                        base, conn.version, conn.view = conn.version, version, view
+                        await self.send(conn, P.Diff(base=base, version=version, ops=ops))
+        self.poke_bots(code, room)
+
+    async def push_presence(self, code: str, only: Conn | None = None) -> None:
+        members = [only] if only is not None else list(self.rooms.get(code, ()))
+        if not members:
+            return
+        connected = await self.store.presence(code)
+        for conn in members:
+            if conn.code == code and (conn.presence != connected or only is not None):
+                conn.presence = connected
+                await self.send(conn, P.Presence(connected=connected))
+
+    # ---- mutation -------------------------------------------------------------------------------
+
+    async def mutate(self, code: str, change: Callable[[dict[str, Any]], Change]) -> tuple[int, Change]:
+        """Read, change with the engine, compare-and-set; on a lost race start again from Redis."""
+        for _ in range(100):
+            version, room = await self.store.load(code)
+            done = change(room)
+            record = {**done.record, "ts": time.time(), "proc": self.proc_id}
+            committed = await self.store.commit(code, version, room, record, self.proc_id)
+            if committed is not None:
+                new_version, _data = committed
+                await self.refresh(code, new_version, room, done.game)
+                return new_version, done
+            await asyncio.sleep(0)
+        raise ClientError("busy", "the room is too busy right now; try again")
+
+    # ---- handlers -------------------------------------------------------------------------------
+
+    async def on_hello(self, conn: Conn, msg: P.Hello) -> dict[str, Any] | bool:
+        if msg.protocol != P.PROTOCOL_VERSION:
+            await self.error(conn, msg.id, "protocol_mismatch",
+                             f"server speaks protocol {P.PROTOCOL_VERSION}, client {msg.protocol}")
+            await conn.ws.close(4000, "protocol mismatch")
+            return False
+        conn.hello = True
+        await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}"))
+        return {"protocol": P.PROTOCOL_VERSION}
+
+    async def on_create(self, conn: Conn, msg: P.Create) -> dict[str, Any]:
+        self._not_seated(conn)
+        settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed)
+        if msg.seat is not None and msg.seat in msg.bots:
+            raise RoomError("seat_taken", f"seat {msg.seat} was asked for both a bot and the host")
+        token = rooms.new_token()
+        seat_box: list[int] = []
+
+        def make(code: str) -> dict[str, Any]:
+            room = rooms.new_room(code, settings)
+            for b in msg.bots:
+                room["seats"][b] = {"kind": "bot", "nickname": f"Bot {b + 1}", "token": None}
+            seat_box[:] = [rooms.take_seat(room, msg.nickname, msg.seat, rooms.hash_token(token))]
+            return room
+
+        record = {"kind": "room", "type": "create", "nickname": msg.nickname, "bots": msg.bots,
+                  "ts": time.time(), "proc": self.proc_id}
+        code, _room = await self.store.create(make, record)
+        seat = seat_box[0]
+        await self.attach(conn, code, seat)
+        log.info("room created code=%s preset=%s bots=%s host=%s seat=%d", code, msg.preset, msg.bots,
+                 msg.nickname, seat)
+        return {"code": code, "seat": seat, "token": token}
+
+    async def on_join(self, conn: Conn, msg: P.Join) -> dict[str, Any]:
+        self._not_seated(conn)
+        code = self._code(msg.code)
+        if msg.spectator:
+            await self.store.load(code)
+            await self.attach(conn, code, None)
+            log.info("spectator joined code=%s nickname=%s", code, msg.nickname)
+            return {"code": code, "seat": None}
+        token = rooms.new_token()
+
+        def change(room: dict[str, Any]) -> Change:
+            seat = rooms.take_seat(room, msg.nickname, msg.seat, rooms.hash_token(token))
+            return Change({"kind": "room", "type": "join", "seat": seat, "nickname": msg.nickname},
+                          {"seat": seat}, None)
+
+        _v, done = await self.mutate(code, change)
+        seat = done.result["seat"]
+        await self.attach(conn, code, seat)
+        log.info("joined code=%s seat=%d nickname=%s", code, seat, msg.nickname)
+        return {"code": code, "seat": seat, "token": token}
+
+    async def on_resume(self, conn: Conn, msg: P.Resume) -> dict[str, Any]:
+        code = self._code(msg.code)
+        _v, room = await self.store.load(code)
+        seat = rooms.seat_of_token(room, msg.token)
+        await self.attach(conn, code, seat)
+        log.info("resumed code=%s seat=%d conn=%s", code, seat, conn.id)
+        return {"code": code, "seat": seat}
+
+    async def on_leave(self, conn: Conn, msg: P.Leave) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        if seat is not None:
+            _v, room = await self.store.load(code)
+            if room["status"] == "lobby":
+                def change(room: dict[str, Any]) -> Change:
+                    rooms.leave_seat(room, seat)
+                    return Change({"kind": "room", "type": "leave", "seat": seat}, {}, None)
+
+                await self.mutate(code, change)
+        await self.detach(conn)
+        log.info("left code=%s seat=%s conn=%s", code, seat, conn.id)
+        return {"code": code}
+
+    async def on_add_bot(self, conn: Conn, msg: P.AddBot) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+
+        def change(room: dict[str, Any]) -> Change:
+            rooms.add_bot(room, seat, msg.seat)
+            return Change({"kind": "room", "type": "add_bot", "seat": msg.seat}, {}, None)
+
+        version, _ = await self.mutate(code, change)
+        return {"version": version}
+
+    async def on_remove_bot(self, conn: Conn, msg: P.RemoveBot) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+
+        def change(room: dict[str, Any]) -> Change:
+            rooms.remove_bot(room, seat, msg.seat)
+            return Change({"kind": "room", "type": "remove_bot", "seat": msg.seat}, {}, None)
+
+        version, _ = await self.mutate(code, change)
+        return {"version": version}
+
+    async def on_start(self, conn: Conn, msg: P.Start) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+
+        def change(room: dict[str, Any]) -> Change:
+            rooms.check_startable(room, seat)
+            settings = room["settings"]
+            if settings["seed"] is None:
+                settings["seed"] = secrets.randbits(62)
+            game = Game.new(settings["seed"], settings["rules"])
+            room["game"] = game.to_dict()
+            room["status"] = "playing"
+            return Change({"kind": "room", "type": "start", "seed": settings["seed"]}, {}, game)
+
+        version, _ = await self.mutate(code, change)
+        log.info("game started code=%s", code)
+        return {"version": version}
+
+    async def on_game_action(self, conn: Conn, msg: Any) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        if seat is None:
+            raise ClientError("not_seated", "spectators cannot act")
+        action = msg.model_dump(exclude={"id"}, exclude_none=True)
+        version, done = await self.mutate(code, lambda room: _apply(room, seat, action, "human"))
+        return {"version": version}
+
+    async def on_suggest(self, conn: Conn, msg: P.Suggest) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        if seat is None:
+            raise ClientError("not_seated", "spectators cannot ask for a suggestion")
+        _version, room = await self.store.load(code)
+        if room["game"] is None:
+            raise ClientError("not_started", "the game has not started")
+        game = Game.from_dict(room["game"])
+        if seat not in game.pending_seats():
+            raise IllegalAction("not_your_turn", "there is nothing for you to do now")
+        action, reason = suggestion(game, seat)
+        return {"action": action, "reason": reason}
+
+    async def on_resync(self, conn: Conn, msg: P.Resync) -> dict[str, Any]:
+        code, _seat = self._in_room(conn)
+        return {"code": code}
+
+    def _not_seated(self, conn: Conn) -> None:
+        if conn.code is not None and conn.seat is not None:
+            raise ClientError("already_seated",
+                              f"this connection holds seat {conn.seat} in room {conn.code}; leave first")
+
+    def _in_room(self, conn: Conn) -> tuple[str, int | None]:
+        if conn.code is None:
+            raise ClientError("not_in_room", "join or resume a room first")
+        return conn.code, conn.seat
+
+    @staticmethod
+    def _code(code: str) -> str:
+        code = code.upper()
+        if not valid_code(code):
+            raise RoomError("room_not_found", f"no room with code {code}")
+        return code
+
+    # ---- bots -----------------------------------------------------------------------------------
+
+    def poke_bots(self, code: str, room: dict[str, Any]) -> None:
+        """Make sure a bot loop runs for the room if a bot (or an all-bot table) has something to do."""
+        if room["status"] != "playing" or not rooms.bot_seats(room):
+            return
+        self.bot_dirty.add(code)
+        task = self.bot_tasks.get(code)
+        if task is None or task.done():
+            self.bot_tasks[code] = asyncio.create_task(self._bot_loop(code), name=f"bots-{code}")
+
+    async def _bot_loop(self, code: str) -> None:
+        """Act for bots until none has anything to do; the CAS makes each move happen at most once."""
+        try:
+            while True:
+                self.bot_dirty.discard(code)
+                version, room = await self.store.load(code)
+                todo = _bot_todo(room)
+                if todo is None:
+                    if code in self.bot_dirty:
+                        continue
+                    return
+                await asyncio.sleep(room["settings"]["bot_delay"])
+
+                def change(room: dict[str, Any]) -> Change:
+                    now = _bot_todo(room)
+                    if now is None:
+                        raise _NothingToDo
+                    seat, game = now
+                    seed = f"{code}:{len(game.actions)}:{seat}"
+                    try:
+                        return _apply(room, seat, choose_action(game, seat, seed), "bot", game)
+                    except IllegalAction as exc:  # never let a bot's mistake stall the table
+                        log.error("bot move refused code=%s seat=%d: %s; playing a random legal move",
+                                  code, seat, exc)
+                        return _apply(room, seat, random_action(game, seat, seed), "bot", game)
+
+                try:
+                    await self.mutate(code, change)
+                except _NothingToDo:
+                    continue
+        except RoomNotFound:
+            return
+        except (IllegalAction, RoomError, ClientError) as exc:
+            log.error("bot action refused code=%s: %s", code, exc)
+        except RedisError as exc:
+            log.warning("bot loop stopped code=%s: %s", code, exc)
+        finally:
+            if self.bot_tasks.get(code) is asyncio.current_task():
+                del self.bot_tasks[code]
+
+
+def _bot_todo(room: dict[str, Any]) -> tuple[int, Game] | None:
+    """The first bot seat that may act now (a table of only bots also starts the next deal)."""
+    if room["status"] != "playing" or room["game"] is None:
+        return None
+    bots = rooms.bot_seats(room)
+    if not bots:
+        return None
+    game = Game.from_dict(room["game"])
+    if game.phase == "deal_over":
+        return (bots[0], game) if not rooms.has_humans(room) else None
+    for seat in game.pending_seats():
+        if seat in bots:
+            return seat, game
+    return None
+
+
+def _apply(
+    room: dict[str, Any], seat: int, action: dict[str, Any], by: str, game: Game | None = None
+) -> Change:
+    if room["status"] != "playing" or room["game"] is None:
+        raise ClientError("not_started", "the game has not started")
+    if game is None:
+        game = Game.from_dict(room["game"])
+    before = game.phase
+    events = game.apply(seat, action)
+    room["game"] = game.to_dict()
+    if game.phase != before and game.phase in ("deal_over", "match_over"):
+        log.info("%s code=%s deal=%s result=%s", game.phase.replace("_", " "), room["code"], game.deal,
+                 game.last_result)
+    logged = game.actions[-1][1]  # the engine's normalized action (interpretation named)
+    return Change({"kind": "game", "seat": seat, "action": logged, "by": by}, {"events": events}, game)
+
+
+def _echo_id(msg_id: Any) -> Any:
+    if isinstance(msg_id, bool):
+        return None
+    if isinstance(msg_id, int) and 0 <= msg_id < 2**53:
+        return msg_id
+    if isinstance(msg_id, str) and 0 < len(msg_id) <= 64:
+        return msg_id
+    return None
+
+
+def _validation_error(exc: ValidationError) -> tuple[str, str]:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    if first["type"] == "union_tag_invalid":
+        return "unknown_type", f"unknown message type; expected one of: {', '.join(P.CLIENT_TYPES)}"
+    if first["type"] == "union_tag_not_found":
+        return "unknown_type", "a message needs a 'type' field"
+    parts = []
+    for e in errors[:5]:
+        loc = ".".join(str(x) for x in e["loc"][1:]) or "message"
+        parts.append(f"{loc}: {e['msg']}")
+    return "invalid_message", "; ".join(parts)
+
+
+def _response(status: int, body: bytes, content_type: str) -> Response:
+    reason = {200: "OK", 404: "Not Found", 503: "Service Unavailable"}.get(status, "OK")
+    headers = Headers()
+    headers["Date"] = formatdate(usegmt=True)
+    headers["Connection"] = "close"
+    headers["Content-Length"] = str(len(body))
+    headers["Content-Type"] = content_type
+    return Response(status, reason, headers, body)

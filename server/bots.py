@@ -1,0 +1,41 @@
+"""Which action a bot takes: one small function, so choosing a different bot is a one-line change.
+
+Bots see what a player at the table sees: the seat's view from views.py, never the game object's
+hidden hands. The heuristic bot of engine/bots plays; a uniform pick among the engine's legal
+actions is the fallback when it cannot decide (so a bot bug can never stall a table).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from engine.bots import make_bot, suggest
+
+from .views import view_for
+
+log = logging.getLogger("guandan.bots")
+BOT = "heuristic"
+
+
+def random_action(game: Any, seat: int, seed: str) -> dict[str, Any]:
+    """Uniform among ``game.legal_actions(seat)``, seeded so a replay is reproducible."""
+    actions = game.legal_actions(seat)
+    if not actions:
+        raise ValueError(f"seat {seat} has nothing to do")
+    return random.Random(seed).choice(actions)
+
+
+def choose_action(game: Any, seat: int, seed: str) -> dict[str, Any]:
+    """The action the room's bot takes for ``seat`` now."""
+    try:
+        return make_bot(BOT, seed).choose(view_for(game, seat))
+    except Exception:  # a bot bug must not stop the table: log it and play a legal move
+        log.exception("%s bot failed for seat %d; playing a random legal action", BOT, seat)
+        return random_action(game, seat, seed)
+
+
+def suggestion(game: Any, seat: int) -> tuple[dict[str, Any], str]:
+    """What the heuristic player would do for this seat now, and why (nothing is applied)."""
+    return suggest(view_for(game, seat))

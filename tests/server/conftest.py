@@ -1,0 +1,125 @@
+"""Fixtures: a real redis-server on a free loopback port, and real game servers on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import redis
+from redis.asyncio import Redis
+from srv_client import free_port
+from websockets.asyncio.server import Server, serve
+
+from server.app import Config, GameServer
+from server.embedded_redis import find_redis_server
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class RedisProc:
+    url: str
+    port: int
+    proc: subprocess.Popen[bytes]
+
+
+def _start_redis(tmp: Path) -> RedisProc:
+    port = free_port()
+    proc = subprocess.Popen(
+        [find_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp), "--daemonize", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    client = redis.Redis(host="127.0.0.1", port=port)
+    for _ in range(200):
+        with contextlib.suppress(redis.exceptions.ConnectionError):
+            if client.ping():
+                break
+        time.sleep(0.02)
+    else:
+        proc.kill()
+        raise RuntimeError("redis-server did not start")
+    client.close()
+    return RedisProc(f"redis://127.0.0.1:{port}/0", port, proc)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def redis_proc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc]:
+    rp = _start_redis(tmp_path_factory.mktemp("redis"))
+    yield rp
+    _stop(rp.proc)
+
+
+@pytest.fixture
+def redis_url(redis_proc: RedisProc) -> str:
+    client = redis.Redis.from_url(redis_proc.url)
+    client.flushall()
+    client.close()
+    return redis_proc.url
+
+
+@pytest.fixture
+async def aredis(redis_url: str) -> AsyncIterator[Redis]:
+    client = Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
+
+
+@dataclass
+class Running:
+    app: GameServer
+    ws_server: Server
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+async def start_server(redis_url: str) -> AsyncIterator[object]:
+    """Start in-process game servers (real sockets on 127.0.0.1) with optional Config overrides."""
+    started: list[tuple[Running, Redis]] = []
+
+    async def start(**overrides: object) -> Running:
+        config = Config(host="127.0.0.1", port=0, **overrides)
+        client = Redis.from_url(redis_url)
+        app = GameServer(config, client)
+        await app.start()
+        ws_server = await serve(app.handler, "127.0.0.1", 0, process_request=app.process_request,
+                                max_size=config.hard_max_frame, compression=None)
+        port = next(iter(ws_server.sockets)).getsockname()[1]
+        running = Running(app, ws_server, port)
+        started.append((running, client))
+        return running
+
+    yield start
+    for running, client in started:
+        running.ws_server.close()
+        await running.ws_server.wait_closed()
+        await running.app.close()
+        await client.aclose()
+
+
+@pytest.fixture
+async def server(start_server) -> Running:  # type: ignore[no-untyped-def]
+    return await start_server()

