@@ -220,6 +220,8 @@ def _full_houses(idx: HandIndex, rules: Rules, floor: int) -> Iterator[Shape]:
             for p in RANKS:
                 if p == t:
                     continue
+                if jt < 3 and idx.order(p) > v:
+                    continue  # the same cards with p as the triple: valued by the higher triple only
                 for jp in range(min(2, nat[p]), max(1, 2 - left) - 1, -1):
                     nats = ((t, jt), (p, jp)) if t < p else ((p, jp), (t, jt))
                     yield Shape(FULL_HOUSE, v, nats, 5 - jt - jp)

@@ -295,7 +295,9 @@ def _group_shapes(cnt: list[int], level: int, sb: int, hr: int, a: int, b: int) 
     n_fh = min(len(triples), len(pairs))
     out = singles
     for t, p in zip(triples, pairs, strict=False):
-        out.append(Shape(FULL_HOUSE, t.value, tuple(sorted(t.naturals + p.naturals)), t.wilds + p.wilds))
+        # a wild card in the triple means the pair's rank could be the triple: the higher one counts
+        value = max(t.value, p.value) if t.wilds and p.naturals else t.value
+        out.append(Shape(FULL_HOUSE, value, tuple(sorted(t.naturals + p.naturals)), t.wilds + p.wilds))
     out.extend(triples[n_fh:])
     out.extend(pairs[n_fh:])
     if sb == 2 and hr == 2:

@@ -112,7 +112,7 @@ def test_wild_card_uses_at_level_2():
     assert kinds("SA H2 S3 S4 S5", 2)[0] == ("straight_flush", 5)  # wild as spade 2
     assert ("straight", 5) in kinds("SA H2 D3 S4 S5", 2)
     assert kinds("SA CA H2 H2", 2) == [("bomb", 14)]
-    assert kinds("S3 S3 H2 D4 D4", 2) == [("full_house", 4), ("full_house", 3)]
+    assert kinds("S3 S3 H2 D4 D4", 2) == [("full_house", 4)]  # valued by the higher possible triple
     # a natural hearts 2 is the wild card at level 2, but a plain card at level 3
     assert kinds("H2 S3 S4 S5 S6", 3) == [("straight", 6)]
 
@@ -148,11 +148,21 @@ def test_full_house_compares_by_triple_only():
 def test_wild_full_house_valued_by_highest_triple_and_generator_agrees():
     cards = "S3 C3 H7 S9 C9"
     plays = classify(cards, 7)
-    assert [(p.kind, p.value) for p in plays] == [("full_house", 9), ("full_house", 3)]
+    # 33+99+wild is 333+99 or 999+33: one play, valued by the higher triple, never a second weaker one
+    assert [(p.kind, p.value) for p in plays] == [("full_house", 9)]
     hand = parse_cards(cards)
-    gen = [p for p in legal_plays(hand, 7) if p.kind == "full_house" and len(p.cards) == 5]
-    assert max(p.value for p in gen) == 9
+    gen = [p for p in legal_plays(hand, 7) if p.kind == "full_house"]
     assert set(gen) == set(plays)
+    # two wild cards: S3 + 99 + two wilds is 333+99 or 999+33 too
+    plays2 = classify("S3 H7 H7 S9 C9", 7)
+    assert ("full_house", 9) in [(p.kind, p.value) for p in plays2]
+    assert ("full_house", 3) not in [(p.kind, p.value) for p in plays2]
+    hand2 = parse_cards("S3 H7 H7 S9 C9")
+    gen2 = [p for p in legal_plays(hand2, 7) if p.kind == "full_house" and len(set(p.cards)) == 4]
+    want = {(p.value, p.cards) for p in plays2 if p.kind == "full_house"}
+    assert {(p.value, p.cards) for p in gen2} == want
+    # the level rank as the triple is above A
+    assert [(p.kind, p.value) for p in classify("S7 C7 SA CA H7", 7)] == [("full_house", 15)]
 
 
 def test_joker_pair_full_house_is_a_rule_option():
