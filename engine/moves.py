@@ -26,6 +26,7 @@ from .plays import (
     SINGLE,
     STRAIGHT,
     STRAIGHT_FLUSH,
+    STRAIGHT_FLUSH_TIER,
     TRIPLE,
     TUBE,
     Play,
@@ -248,18 +249,19 @@ def _bombs(idx: HandIndex, top: Play | None) -> Iterator[Shape]:
     ranks = [r for r in RANKS if nat[r] and nat[r] + w >= 4]
     for n in range(4, 11):
         tier = _TIER_OF_BOMB[n]
-        if tier < t_tier:
-            continue
-        for r in ranks:
-            if nat[r] + w < n:
-                continue
-            v = idx.order(r)
-            if tier == t_tier and v <= t_val:
-                continue
-            for j in range(min(n, nat[r]), max(1, n - w) - 1, -1):
-                yield Shape(BOMB, v, ((r, j),), n - j)
-        if n == 5 and t_tier <= 3:  # straight flushes sit between 5- and 6-card bombs
-            yield from _straight_flushes(idx, t_val if t_tier == 3 else 0)
+        if tier >= t_tier:
+            for r in ranks:
+                if nat[r] + w < n:
+                    continue
+                v = idx.order(r)
+                if tier == t_tier and v <= t_val:
+                    continue
+                for j in range(min(n, nat[r]), max(1, n - w) - 1, -1):
+                    yield Shape(BOMB, v, ((r, j),), n - j)
+        # Straight flushes sit between 5- and 6-card bombs. On a straight flush the 5-card bombs are
+        # too small, but a higher straight flush still beats it.
+        if n == 5 and t_tier <= STRAIGHT_FLUSH_TIER:
+            yield from _straight_flushes(idx, t_val if t_tier == STRAIGHT_FLUSH_TIER else 0)
     if idx.counts[SMALL_JOKER] == 2 and idx.counts[BIG_JOKER] == 2 and t_tier < 9:
         jokers = (CARDS[SMALL_JOKER],) * 2 + (CARDS[BIG_JOKER],) * 2
         yield Shape(JOKER_BOMB, BIG_JOKER_RANK, (), 0, -1, jokers)

@@ -26,6 +26,7 @@ from .cards import (
     card_code,
     check_copies,
     format_cards,
+    parse_card,
     parse_cards,
     rank_name,
     rank_order,
@@ -143,7 +144,7 @@ def _as_codes(cards: Iterable[int] | str) -> list[int]:
     codes: list[int] = []
     for c in cards:
         if isinstance(c, str):
-            codes.append(parse_cards(c)[0])
+            codes.append(parse_card(c))  # one card per item: "S9 D9" as one item is refused
         elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c < N_CODES:
             codes.append(c)
         else:

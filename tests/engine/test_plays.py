@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Rules, beats, classify, format_cards, legal_plays, parse_cards
+from engine import Rules, beats, classify, format_cards, legal_plays, parse_cards, play_groups
 from engine.cards import CARDS
 
 
@@ -299,3 +299,26 @@ def test_plays_are_hashable_and_cheap():
     p = best("S9 D9", 7)
     assert hash(p) == hash(best("D9 S9", 7))
     assert p.cards == (CARDS[28], CARDS[31])
+
+
+def test_straight_flush_follows_a_lower_straight_flush():
+    # RULES.md §4: straight flushes compare by natural position; a higher one beats a lower one
+    top = best("C3 C4 C5 C6 C7", 9)
+    hand = parse_cards("D4 D5 D6 D7 D8 S9 SA SA DA CA HA")  # H9 is wild: left out
+    follow = {(p.kind, p.value) for p in legal_plays(hand, 9, top)}
+    assert ("straight_flush", 8) in follow
+    assert ("bomb", 14) not in follow  # a 5-card bomb is below a straight flush
+    assert ("straight_flush", 7) not in {(p.kind, p.value) for p in legal_plays("D3 D4 D5 D6 D7", 9, top)}
+    # a wild card filling the straight flush: at level 2, H2 as the spade 5 over A2345
+    low = best("DA D2 D3 D4 D5", 9)
+    assert low.kind == "straight_flush"
+    follow = {(p.kind, p.value) for p in legal_plays("S2 H2 S3 S4 S6", 2, low)}
+    assert ("straight_flush", 6) in follow
+    groups = play_groups("D4 D5 D6 D7 D8", 9, top)
+    assert ("straight_flush", 8) in groups
+
+
+def test_classify_refuses_several_cards_in_one_list_item():
+    with pytest.raises(ValueError, match="S9 D9"):
+        classify(["S9 D9"], 7)
+    assert classify(["S9", "D9"], 7) == classify("S9 D9", 7)
