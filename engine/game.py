@@ -508,6 +508,9 @@ class Game:
         return events
 
     def _end_deal(self, events: list[dict]) -> None:
+        # RULES.md §5: the deal ends as soon as the 1st's partner is out or three are out; the players
+        # still holding cards get the remaining places in play order from the last finisher. (The rules
+        # leave the order of a 1st+2nd deal's two losers open; upgrades and tribute don't depend on it.)
         last = self.finished[-1]
         rest = []
         s = last

@@ -181,9 +181,10 @@ def settle_deal(
     club = rules.demote_repeated_last or rules.demote_repeated_bottom_pair or rules.bonus_repeated_first
     if club:
         double_down = upgrade == 3
-        lasts = {places[3]} | ({places[2]} if double_down else set())  # both count as last (seed 004)
+        # "A player who is 4th" (RULES.md §8): the 4th place only. In a 1st+2nd deal the 3rd is not 4th;
+        # that team's 3rd+4th has its own rule (demote_repeated_bottom_pair), so it is not counted twice.
         for s in range(4):
-            st["last"][s] = st["last"][s] + 1 if s in lasts else 0
+            st["last"][s] = st["last"][s] + 1 if s == places[3] else 0
             st["first"][s] = st["first"][s] + 1 if s == first else 0
         for t in (0, 1):
             st["bottom"][t] = st["bottom"][t] + 1 if (double_down and t == loser) else 0

@@ -78,11 +78,16 @@ def summarize(games: list[Game]) -> Counter:
             elif t == "tribute":
                 c[f"tribute_card_{e['kind']}"] += 1
             elif t == "deal_over":
-                if e["level"] == 14 and e["levels_before"][e["level_team"]] == 14:
-                    c["a_attempts"] += 1
-                    c["a_passed" if e["match_won"] else "a_failed"] += 1
-                if "falls back to 2" in e["reason"]:
-                    c["a_fallbacks"] += 1
+                # An A attempt (RULES.md §8): a deal played at A by each team already at A; it passes
+                # only when that team wins the match with this deal.
+                if e["level"] == 14:
+                    for team in (0, 1):
+                        if e["levels_before"][team] == 14:
+                            c["a_attempts"] += 1
+                            passed = e["match_won"] and e["winner_team"] == team
+                            c["a_passed" if passed else "a_failed"] += 1
+                            if not passed and e["levels"][team] == 2:
+                                c["a_fallbacks"] += 1
                 c[f"upgrade_{e['upgrade']}"] += 1
         c["actions"] += len(g.actions)
     c["single"] = c["tribute_card_single"]

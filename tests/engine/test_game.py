@@ -8,7 +8,7 @@ from collections import Counter
 import msgpack
 import pytest
 
-from engine import ERROR_CODES, Game, IllegalAction, Rules, deal_hands, parse_cards
+from engine import ERROR_CODES, Game, IllegalAction, Rules, deal_hands, parse_cards, preset, tribute_card
 from engine.cards import NAMES, full_deck, sort_key
 from engine.game import trick_leader
 
@@ -338,7 +338,7 @@ def test_first_plus_fourth_at_a_is_not_a_win_and_next_deal_is_at_a():
 # ------------------------------------------------------------------ whole flow with tribute (§18-§24)
 
 
-def game_after_deal(places, *, seed=0, rules=None, levels=None, level_team=0):
+def game_after_deal(places, *, seed=0, rules=None, levels=None, level_team=0, **extra):
     """A game whose scripted first deal ended with ``places`` (via tiny hands played out)."""
     first, second, third, fourth = places
     hands = ["", "", "", ""]
@@ -346,7 +346,7 @@ def game_after_deal(places, *, seed=0, rules=None, levels=None, level_team=0):
     for rank, s in zip(("S3", "S4", "S5"), (first, second, third), strict=True):
         hands[s] = rank
     hands[fourth] = "S7 S8 S9"
-    g = scripted(hands, seed=seed, rules=rules, turn=first, levels=levels, level_team=level_team)
+    g = scripted(hands, seed=seed, rules=rules, turn=first, levels=levels, level_team=level_team, **extra)
     done = 0
     while g.phase == "play":
         s = g.turn
@@ -496,3 +496,307 @@ def test_view_of_bad_seat_is_refused():
     with pytest.raises(IllegalAction) as e:
         g.view(5)
     assert e.value.code == "bad_seat"
+
+
+# ------------------------------------------------------------------ more of §13-§24, step by step
+
+BIG, SMALL = 53, 52
+
+
+def rank(c):
+    return (c >> 2) + 2 if c < 52 else (16 if c == SMALL else 17)
+
+
+def order(c, level):
+    return 15 if rank(c) == level else rank(c)
+
+
+def top_order(hand, level):
+    """Rank order of the highest card other than the hearts level cards (the tribute card, §18)."""
+    wild = (level - 2) * 4 + 1
+    return max(order(c, level) for c in hand if c != wild)
+
+
+def finish_returns(g):
+    while g.phase == "return":
+        s = g.pending_seats()[0]
+        g.apply(s, {"type": "return", "card": g.return_choices(s)[0]})
+
+
+def test_pass_counting_when_the_top_player_finishes_and_its_partner_beats_14():
+    # Seat 1 plays its last card; seat 2 passes; seat 3 (its partner) beats it: the trick goes on with
+    # seat 3's play as the top, and needs the passes of every *other* holder (seats 0 and 2), not of 3.
+    g = scripted(["S3 SA", "S5", "S6 S7", "S8 S9 SK"])
+    play(g, 0, "S3")
+    evs = play(g, 1, "S5")
+    assert types(evs) == ["play", "finished"] and g.turn == 2
+    pass_(g, 2)
+    play(g, 3, "S9")
+    assert g.turn == 0 and g.top["seat"] == 3
+    evs = pass_(g, 0)
+    assert types(evs) == ["pass"] and g.turn == 2    # one pass of two: the trick goes on
+    evs = pass_(g, 2)
+    assert types(evs) == ["pass", "trick_won"] and evs[-1] == {"type": "trick_won", "seat": 3, "leader": 3}
+    assert g.turn == 3 and g.top is None
+
+
+def test_takeover_needs_every_other_holder_to_pass_once_14():
+    # Seat 1 is out already; seat 0 plays its last card: seats 2 and 3 (not seat 1) must both pass.
+    g = scripted(["S3 S9", "S4", "S5 S6 S7", "S8 ST SJ"])
+    play(g, 0, "S3")
+    play(g, 1, "S4")                                 # seat 1 is 1st
+    pass_(g, 2)
+    pass_(g, 3)
+    play(g, 0, "S9")                                 # seat 0 leads again and goes out: 2nd
+    assert g.finished == [1, 0] and g.phase == "play" and g.turn == 2
+    evs = pass_(g, 2)
+    assert types(evs) == ["pass"] and g.turn == 3
+    evs = pass_(g, 3)
+    assert types(evs) == ["pass", "trick_won", "takeover"]
+    assert evs[-1] == {"type": "takeover", "from": 0, "seat": 2, "partner": True}
+    assert g.turn == 2 and g.leader == 2
+
+
+def test_finishing_when_partner_is_already_out_ends_the_deal_at_once_5():
+    # Seat 1 is 1st and seat 2 2nd; seat 0 then plays its last cards while its partner (seat 2) is out.
+    # Three are out: the deal ends at once, nobody gets to beat that play and nobody takes the lead
+    # (the "next player in order" case of 接风 cannot arise at a four-player table; see trick_leader).
+    g = scripted(["S3 S9", "S4", "S5", "S6 S7 S8"])
+    play(g, 0, "S3")
+    play(g, 1, "S4")
+    play(g, 2, "S5")
+    assert g.finished == [1, 2] and g.turn == 3
+    play(g, 3, "S6")
+    evs = play(g, 0, "S9")
+    assert types(evs) == ["play", "finished", "deal_over"]
+    r = evs[-1]
+    assert r["places"] == [1, 2, 0, 3] and r["winner_team"] == 1 and r["upgrade"] == 1
+    assert g.phase == "deal_over" and g.turn is None
+    assert trick_leader(0, [False, False, False, True]) == 3
+
+
+def test_deal_does_not_end_when_only_the_first_is_out_15():
+    g = scripted(["S3", "S4 S5", "S6 S7", "S8 S9"])
+    evs = play(g, 0, "S3")
+    assert types(evs) == ["play", "finished"] and g.phase == "play"
+    play(g, 1, "S5")                                 # seat 1 is not out yet
+    play(g, 2, "S7")                                 # partner of the 1st still holds S6
+    assert g.phase == "play" and g.finished == [0]
+
+
+def test_example_16_next_deal_at_the_winners_own_new_level():
+    # §16: our team at 4 wins the deal played at the opponents' 8 with 1st+3rd: we are at 6, next deal at 6.
+    g = game_after_deal([0, 1, 2, 3], seed=3, levels=(4, 8), level_team=1)
+    assert g.last_result["level"] == 8 and g.last_result["level_team"] == 1
+    assert g.levels == [6, 8] and g.last_result["levels_before"] == [4, 8]
+    g.apply(1, {"type": "next_deal"})
+    assert g.level == 6 and g.level_team == 0
+
+
+def test_k_plus_2_stops_at_a_and_the_next_deal_is_played_at_a_17():
+    g = game_after_deal([0, 1, 2, 3], seed=3, levels=(13, 5), level_team=0)
+    r = g.last_result
+    assert g.levels == [14, 5] and not r["match_won"] and g.phase == "deal_over"
+    assert "stops at A" in r["reason"]
+    g.apply(0, {"type": "next_deal"})
+    assert g.level == 14 and g.level_team == 0 and g.match_winner is None
+
+
+@pytest.mark.parametrize("places, won", [([0, 2, 3, 1], True), ([0, 1, 2, 3], True), ([0, 1, 3, 2], False),
+                                         ([1, 0, 2, 3], False)])
+def test_passing_a_in_game_flow_17(places, won):
+    g = game_after_deal(places, seed=3, levels=(14, 9), level_team=0)
+    r = g.last_result
+    assert r["match_won"] is won and (g.phase == "match_over") is won
+    assert g.levels[0] == 14
+    if won:
+        assert g.match_winner == 0
+    else:
+        assert g.a_failures == [1, 0]                 # an A attempt used (standard: no limit)
+        g.apply(0, {"type": "next_deal"})
+        assert g.level == g.levels[g.level_team]
+        assert g.level == (14 if places[0] % 2 == 0 else 10)
+
+
+def test_a_deal_played_at_the_opponents_level_does_not_pass_a_17():
+    g = game_after_deal([0, 2, 3, 1], seed=3, levels=(14, 9), level_team=1)
+    r = g.last_result
+    assert not r["match_won"] and g.levels == [14, 9] and g.a_failures == [0, 0]
+    assert "not played at A" in r["reason"]
+    g.apply(0, {"type": "next_deal"})
+    assert g.level == 14                              # now the deal is played at A
+
+
+@pytest.mark.parametrize("name, limit", [("nanjing", 2), ("national2017", 3), ("huaian", 3)])
+def test_failed_a_attempts_fall_back_to_2_in_game_flow(name, limit):
+    # The last allowed attempt fails with a 1st+4th win at A: the team falls back to 2 and, as the winner,
+    # the next deal is played at its 2.
+    g = game_after_deal([0, 1, 3, 2], seed=3, rules=name, levels=(14, 9), level_team=0,
+                        a_failures=[limit - 1, 0])
+    r = g.last_result
+    assert g.levels == [2, 9] and g.a_failures == [0, 0] and not r["match_won"]
+    assert "falls back to 2" in r["reason"]
+    g.apply(0, {"type": "next_deal"})
+    assert g.level == 2 and g.level_team == 0
+    # One attempt earlier: still at A.
+    g = game_after_deal([1, 0, 2, 3], seed=3, rules=name, levels=(14, 9), level_team=0,
+                        a_failures=[limit - 2, 0])
+    assert g.levels == [14, 10] and g.a_failures == [limit - 1, 0]
+    # Standard: no limit.
+    g = game_after_deal([1, 0, 2, 3], seed=3, levels=(14, 9), level_team=0, a_failures=[limit - 1, 0])
+    assert g.levels == [14, 10] and g.a_failures == [limit, 0]
+
+
+def test_example_1_of_24_tribute_card_and_return_rules_in_detail():
+    seed = _seed_where(lambda h: h[3].count(BIG) < 2)
+    g = game_after_deal([0, 1, 2, 3], seed=seed)
+    g.apply(2, {"type": "next_deal"})
+    dealt = deal_hands(seed, 2)
+    gift = g.tribute["gifts"][0]
+    # the 4th's highest card other than the wild H4 (suits don't matter)
+    assert order(gift["card"], 4) == top_order(dealt[3], 4) and gift["card"] != 9
+    assert gift["card"] == tribute_card(dealt[3], 4)
+    choices = g.return_choices(0)
+    held = set(g.hands[0]) - {gift["card"]}
+    low = {c for c in held if rank(c) <= 10 and rank(c) != 4}
+    if low:
+        assert set(choices) == low                    # §20: every ≤10 non-level, non-joker card, no other
+    else:
+        assert {order(c, 4) for c in choices} == {min(order(c, 4) for c in held)}
+    assert gift["card"] not in choices
+    g.apply(0, {"type": "return", "card": choices[-1]})
+    assert g.turn == 3 and choices[-1] in g.hands[3] and [len(h) for h in g.hands] == [27] * 4
+
+
+def test_receivers_big_jokers_do_not_refuse_in_game_21():
+    seed = _seed_where(lambda h: h[0].count(BIG) == 2)
+    g = game_after_deal([0, 1, 2, 3], seed=seed)
+    evs = g.apply(1, {"type": "next_deal"})
+    assert types(evs) == ["deal_started", "tribute"] and not g.tribute["refused"]
+    assert g.phase == "return"
+
+
+def test_two_small_jokers_do_not_refuse_in_game_21():
+    seed = _seed_where(lambda h: h[3].count(SMALL) == 2 and BIG not in h[3])
+    g = game_after_deal([0, 1, 2, 3], seed=seed)
+    evs = g.apply(1, {"type": "next_deal"})
+    assert types(evs) == ["deal_started", "tribute"] and evs[1]["card"] == SMALL
+
+
+def test_double_refusal_with_both_big_jokers_in_one_givers_hand_21():
+    seed = _seed_where(lambda h: h[3].count(BIG) == 2)
+    g = game_after_deal([0, 2, 3, 1], seed=seed)
+    evs = g.apply(0, {"type": "next_deal"})
+    assert types(evs) == ["deal_started", "refusal"]
+    assert evs[1] == {"type": "refusal", "kind": "double", "seats": [3, 1], "leader": 0}
+    assert g.turn == 0 and [len(h) for h in g.hands] == [27] * 4 and g.tribute["gifts"] == []
+
+
+def test_double_tribute_tie_in_game_flow_19():
+    # §19: 1st = seat 1 (index 0), 2nd = seat 3 (index 2); seats 2 and 4 (1 and 3) give equal cards:
+    # the walk from the 1st reaches seat 2 first, so 2→1 and 4→3, and seat 2 leads.
+    def tie(h):
+        return (BIG not in h[1] + h[3]) and top_order(h[1], 5) == top_order(h[3], 5)
+
+    seed = _seed_where(tie)
+    g = game_after_deal([0, 2, 3, 1], seed=seed)
+    evs = g.apply(0, {"type": "next_deal"})
+    assert [(e["from"], e["to"]) for e in evs[1:]] == [(1, 0), (3, 2)]
+    assert order(evs[1]["card"], 5) == order(evs[2]["card"], 5)
+    finish_returns(g)
+    assert g.turn == 1
+    # 1st = seat 3 (index 2), 2nd = seat 1 (index 0): the walk 3 → 4 → 1 → 2 reaches seat 4 first.
+    seed = _seed_where(tie)
+    g = game_after_deal([2, 0, 1, 3], seed=seed)
+    evs = g.apply(0, {"type": "next_deal"})
+    assert [(e["from"], e["to"]) for e in evs[1:]] == [(3, 2), (1, 0)]
+    finish_returns(g)
+    assert g.turn == 3
+
+
+def test_double_tribute_larger_card_to_the_first_in_game_flow_19():
+    def unequal(h):
+        return (BIG not in h[1] + h[3]) and top_order(h[1], 5) < top_order(h[3], 5)
+
+    seed = _seed_where(unequal)
+    g = game_after_deal([0, 2, 3, 1], seed=seed)
+    evs = g.apply(0, {"type": "next_deal"})
+    assert [(e["from"], e["to"]) for e in evs[1:]] == [(3, 0), (1, 2)]   # the 4th's larger card to the 1st
+    finish_returns(g)
+    assert g.turn == 3                                # the giver to the 1st leads
+
+
+def test_single_tribute_to_partner_and_club_return_rule_in_game_18():
+    # Places 1st seat 1 (index 1) ... 4th seat 3 (index 3): the 4th is the 1st's partner and still gives.
+    seed = 4
+    g = game_after_deal([1, 0, 2, 3], seed=seed)
+    g.apply(0, {"type": "next_deal"})
+    level = g.level
+    assert level == 3 and g.tribute["gifts"][0]["from"] == 3 and g.tribute["gifts"][0]["to"] == 1
+    std = set(g.return_choices(1))
+    assert all(rank(c) <= 10 and rank(c) != level for c in std)
+    # Club rule (seed 004): a return to one's partner must be below the level rank (A counts as below).
+    g = game_after_deal([1, 0, 2, 3], seed=seed, rules="club")
+    g.apply(0, {"type": "next_deal"})
+    gift = g.tribute["gifts"][0]
+    held = set(g.hands[1]) - {gift["card"]}
+    assert set(g.return_choices(1)) == {c for c in held if rank(c) != level and rank(c) < 15}
+    with pytest.raises(IllegalAction) as e:
+        g.apply(1, {"type": "return", "card": gift["card"]})
+    assert e.value.code == "not_eligible"
+    # ... and to an opponent any card but the one just received.
+    g = game_after_deal([0, 1, 2, 3], seed=seed, rules="club")
+    g.apply(0, {"type": "next_deal"})
+    gift = g.tribute["gifts"][0]
+    assert set(g.return_choices(0)) == set(g.hands[0]) - {gift["card"]}
+
+
+def test_huaian_returns_any_card_in_game():
+    seed = 4
+    g = game_after_deal([0, 1, 2, 3], seed=seed, rules="huaian")
+    g.apply(0, {"type": "next_deal"})
+    gift = g.tribute["gifts"][0]
+    choices = g.return_choices(0)
+    assert set(choices) == set(g.hands[0]) - {gift["card"]}
+    assert any(rank(c) > 10 for c in choices)
+    big = max(choices, key=lambda c: order(c, g.level))
+    g.apply(0, {"type": "return", "card": big})
+    assert big in g.hands[3] and g.turn == 3
+    h = game_after_deal([0, 1, 2, 3], seed=seed, rules=preset("standard"))
+    h.apply(0, {"type": "next_deal"})
+    with pytest.raises(IllegalAction) as e:
+        h.apply(0, {"type": "return", "card": big})
+    assert e.value.code == "not_eligible"
+
+
+def test_no_play_before_every_return_is_done_22():
+    seed = _seed_where(lambda h: (h[1] + h[3]).count(BIG) < 2)
+    g = game_after_deal([0, 2, 3, 1], seed=seed)
+    g.apply(0, {"type": "next_deal"})
+    assert g.phase == "return" and g.turn is None and sorted(g.pending_seats()) == [0, 2]
+    leader = g.tribute["leader"]
+    before = g.to_dict()
+    for seat in range(4):
+        with pytest.raises(IllegalAction) as e:
+            g.apply(seat, {"type": "play", "cards": [g.hands[seat][0]]})
+        assert e.value.code == "wrong_phase"
+        assert g.legal_actions(seat) == [{"type": "return", "card": c} for c in g.return_choices(seat)]
+    assert g.to_dict() == before
+    g.apply(0, {"type": "return", "card": g.return_choices(0)[0]})
+    assert g.phase == "return" and g.turn is None      # returning gives the receiver no lead
+    with pytest.raises(IllegalAction) as e:
+        g.apply(0, {"type": "return", "card": g.hands[0][0]})
+    assert e.value.code == "not_your_turn"             # one return each
+    g.apply(2, {"type": "return", "card": g.return_choices(2)[0]})
+    assert g.phase == "play" and g.turn == leader and [len(h) for h in g.hands] == [27] * 4
+
+
+def test_actions_refused_once_the_deal_is_over():
+    g = scripted(["S3", "S5 S6", "SA", "S8 S9"])
+    play(g, 0, "S3")
+    play(g, 1, "S5")
+    play(g, 2, "SA")
+    assert g.phase == "deal_over"
+    assert_refused(g, 1, {"type": "play", "cards": cards("S6")}, "wrong_phase")
+    assert_refused(g, 3, {"type": "pass"}, "wrong_phase")
+    assert_refused(g, 3, {"type": "return", "card": cards("S8")[0]}, "wrong_phase")

@@ -188,3 +188,63 @@ def test_club_rules_off_by_default():
     out = run([2, 2], [[0, 1, 3, 2]] * 4, Rules())
     assert [s.levels for s in out] == [[3, 2], [4, 2], [5, 2], [6, 2]]
     assert CLUB.bonus_repeated_first
+
+
+def test_club_only_the_4th_counts_as_last():
+    # RULES.md §8: "a player who is 4th". In 1st+2nd deals the 3rd is not 4th (that team's 3rd+4th
+    # has its own rule), so only the seat placed 4th builds a streak.
+    rules = Rules(demote_repeated_last=True)
+    out = run([2, 9], [[0, 2, 3, 1]] * 3, rules)
+    assert [s.levels for s in out] == [[5, 9], [8, 9], [11, 8]]
+    assert out[-1].adjustments == [0, -1]
+    assert out[-1].streaks["last"] == [0, 3, 0, 0]
+    # The same 4th player is needed: seats 1 and 3 taking turns as 4th build no streak.
+    out = run([2, 9], [[0, 2, 3, 1], [0, 2, 1, 3], [0, 2, 3, 1]], rules)
+    assert out[-1].levels == [11, 9] and out[-1].adjustments == [0, 0]
+    # The club preset: seat 1 4th three running (-1) and team 2 3rd+4th three running (-2); seat 0 1st
+    # three running (+1).
+    out = run([2, 9], [[0, 2, 3, 1]] * 3, preset("club"))
+    assert out[-1].levels == [12, 6] and out[-1].adjustments == [1, -3]
+
+
+def test_club_streak_broken_by_one_other_deal():
+    rules = Rules(demote_repeated_last=True)
+    out = run([2, 6], [[0, 3, 2, 1], [0, 3, 2, 1], [0, 1, 2, 3], [0, 3, 2, 1], [0, 3, 2, 1]], rules)
+    assert all(s.adjustments == [0, 0] for s in out)
+    assert [s.levels[1] for s in out] == [6] * 5
+
+
+def test_club_demotion_stops_at_2():
+    rules = Rules(demote_repeated_last=True, demote_repeated_bottom_pair=True)
+    out = run([2, 3], [[0, 2, 3, 1]] * 3, rules)   # team 2 would lose 3 from 3
+    assert out[-1].levels[1] == 2
+
+
+def test_club_bonus_capped_at_a_and_not_a_win():
+    rules = Rules(bonus_repeated_first=True)
+    out = run([9, 2], [[0, 1, 2, 3]] * 3, rules)  # 9 -> J -> K, then K + 2 + bonus 1: A, not a match win
+    assert [s.levels[0] for s in out] == [11, 13, 14]
+    assert not any(s.match_won for s in out)
+
+
+def test_jack_plus_3_is_exactly_a_not_a_win():
+    s = settle_deal([J, 5], [0, 2, 1, 3], 0)
+    assert s.levels == [A, 5] and not s.match_won
+
+
+def test_reaching_a_in_a_deal_played_at_the_opponents_a_is_not_a_win():
+    # Team 1 is at A and the deal is played at its A; team 0 (at K) wins with 1st+2nd: team 0 reaches A
+    # (it was not already at A), team 1 used an A attempt.
+    s = settle_deal([K, A], [0, 2, 1, 3], 1, a_failures=(0, 0))
+    assert s.levels == [A, A] and not s.match_won
+    assert s.a_failures == (0, 1)
+    # The next deal is played at team 0's A: now 1st+3rd passes A.
+    s = settle_deal(s.levels, [2, 1, 0, 3], 0, a_failures=s.a_failures)
+    assert s.match_won and s.winner_team == 0
+
+
+def test_no_demotion_by_default_and_losers_stay():
+    s = settle_deal([7, 9], [1, 3, 0, 2], 1, a_failures=(0, 0))
+    assert s.levels == [7, 12]
+    s = settle_deal([7, 9], [0, 2, 1, 3], 1, preset("nanjing"))
+    assert s.levels == [10, 9]

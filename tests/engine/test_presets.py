@@ -135,3 +135,17 @@ def test_competition2020_falls_back_to_2_after_two_failed_deals_at_a():
     assert first.levels[0] == A and list(first.a_failures) == [1, 0]
     second = settle_deal(first.levels, [1, 0, 3, 2], 0, rules, first.a_failures)
     assert second.levels[0] == 2 and second.fell_back[0]
+
+
+@pytest.mark.parametrize("name", ["standard", "national2017", "nanjing"])
+def test_ten_or_lower_presets_follow_section_20(name):
+    # §20 at level 7: 3, 8 and 10 may be returned, 7 (the level rank) may not; nor J+ or jokers; with no
+    # such card the smallest card. RULES.md §7 applies to every "≤10, else smallest" preset.
+    hand = cards("S3 D7 S8 CT SJ SA SB")
+    assert return_choices(hand, cards("HR")[0], 7, name) == cards("S3 S8 CT")
+    assert return_choices(cards("SJ DJ SQ D7 SB"), cards("HR")[0], 7, name) == cards("SJ DJ")
+
+
+def test_huaian_returns_even_the_level_rank_and_jokers_but_not_the_received_card():
+    hand = cards("S3 D7 SA SB HR")
+    assert return_choices(hand, cards("HR")[0], 7, "huaian") == cards("S3 SA D7 SB")

@@ -207,3 +207,48 @@ def test_club_return_partner_below_level_opponent_any():
     assert names(return_choices(hand, cards("HR")[0], 9, rules, to_partner=True)) == ["S3", "SJ", "SA"]
     assert names(return_choices(hand, cards("HR")[0], 9, rules, to_partner=False)) == [
         "S3", "SJ", "SA", "H9", "C9", "D9", "SB"]
+
+
+def test_double_tribute_tie_of_small_jokers_and_of_level_cards():
+    plan = tribute_plan([0, 2, 1, 3], hands_of(s1="S3 SB", s3="S4 SB"), 2)
+    assert plan.gifts == [(1, 0, 52), (3, 2, 52)] and plan.leader == 1
+    # At level 9 both top out at a non-hearts 9 of different suits: equal, the walk decides.
+    plan = tribute_plan([2, 0, 3, 1], hands_of(s1="S3 S9 H9", s3="S4 D9 SA"), 9)
+    assert plan.gifts == [(3, 2, cards("D9")[0]), (1, 0, cards("S9")[0])] and plan.leader == 3
+
+
+def test_double_no_refusal_with_one_big_joker_and_small_jokers():
+    plan = tribute_plan([0, 2, 1, 3], hands_of(s1="S3 SB SB", s3="S4 HR SB"), 5)
+    assert not plan.refused
+    assert plan.gifts == [(3, 0, 53), (1, 2, 52)] and plan.leader == 3
+
+
+def test_refusal_looks_only_at_the_givers_of_this_plan():
+    # Single tribute: the 3rd's big joker doesn't help the 4th refuse.
+    assert not tribute_plan([0, 1, 2, 3], hands_of(s2="HR S5", s3="S3 HR"), 4).refused
+    # Double tribute: the two big jokers split between the givers refuse, whoever is 3rd or 4th.
+    for places in ([0, 2, 1, 3], [0, 2, 3, 1], [3, 1, 0, 2], [1, 3, 2, 0]):
+        givers = places[2:]
+        plan = tribute_plan(places, hands_of(**{f"s{givers[0]}": "S3 HR", f"s{givers[1]}": "S4 HR"}), 5)
+        assert plan.refused and plan.gifts == [] and plan.leader == places[0] and plan.kind == "double"
+
+
+def test_return_at_level_10_excludes_the_tens():
+    hand = cards("S2 D9 ST CT SJ SB")
+    assert names(return_choices(hand, cards("SB")[0], 10)) == ["S2", "D9"]
+
+
+def test_return_fallback_skips_the_wild_and_jokers():
+    # Nothing of rank 10 or lower but the wild H5 (a level card): the smallest card is the J.
+    hand = cards("H5 SJ SQ SA SB HR")
+    assert names(return_choices(hand, cards("HR")[0], 5)) == ["SJ"]
+    # Only jokers and level cards left: the smallest of them is the level card.
+    hand = cards("D5 SB HR")
+    assert names(return_choices(hand, cards("HR")[0], 5)) == ["D5"]
+
+
+def test_received_card_never_returnable_under_any_preset():
+    hand = cards("S3 S4 SA")
+    for rules in (None, "national2017", "nanjing", "huaian", "club"):
+        assert cards("S3")[0] not in return_choices(hand, cards("S3")[0], 2, rules)
+        assert cards("S3")[0] not in return_choices(hand, cards("S3")[0], 2, rules, to_partner=True)
