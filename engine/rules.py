@@ -10,7 +10,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 RETURN_TEN_OR_LOWER = "ten_or_lower"  # ≤10, not the level rank, not a joker; else the smallest card
+RETURN_TEN_OR_LOWER_ANY_RANK = "ten_or_lower_any_rank"  # ≤10, the level rank included; else the smallest
 RETURN_ANY = "any"
+RETURN_LIMITS = (RETURN_TEN_OR_LOWER, RETURN_TEN_OR_LOWER_ANY_RANK, RETURN_ANY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +44,8 @@ class Rules:
         """Refuse option values the engine would otherwise silently treat as the default."""
         if self.a_attempts is not None and (not isinstance(self.a_attempts, int) or self.a_attempts < 1):
             raise ValueError(f"a_attempts must be None (unlimited) or an int >= 1, not {self.a_attempts!r}")
-        if self.return_limit not in (RETURN_TEN_OR_LOWER, RETURN_ANY):
-            raise ValueError(f"return_limit must be {RETURN_TEN_OR_LOWER!r} or {RETURN_ANY!r}, "
+        if self.return_limit not in RETURN_LIMITS:
+            raise ValueError(f"return_limit must be one of {', '.join(map(repr, RETURN_LIMITS))}, "
                              f"not {self.return_limit!r}")
         if self.first_leader not in ("first", "random"):
             raise ValueError(f"first_leader must be 'first' or 'random', not {self.first_leader!r}")
@@ -67,9 +69,11 @@ class Rules:
 
 PRESETS: dict[str, Rules] = {
     "standard": Rules(),
-    "national2017": Rules(name="national2017", a_attempts=3),
+    # RULES.md §8: seed 002's return rule is "a card of 10 or lower, else the smallest" (the level rank
+    # is not excluded as in seed 000); Huai'an returns any card.
+    "national2017": Rules(name="national2017", a_attempts=3, return_limit=RETURN_TEN_OR_LOWER_ANY_RANK),
     "huaian": Rules(name="huaian", a_attempts=3, return_limit=RETURN_ANY),
-    "nanjing": Rules(name="nanjing", a_attempts=2),
+    "nanjing": Rules(name="nanjing", a_attempts=2, return_limit=RETURN_TEN_OR_LOWER_ANY_RANK),
     # The 2020 AI competition platform: standard play, no failed-A limit.
     # The 2020 AI competition platform (COMPETITION_PROTOCOL.md): A passes only with 1st+2nd at the
     # team's own A, and two deals at A without passing fall back to 2.

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from .cards import BIG_JOKER, N_CODES, RANK_OF, card_code, parse_card, parse_rank, rank_order
 from .levels import check_places, partner_of
-from .rules import RETURN_ANY, Rules, resolve_rules
+from .rules import RETURN_ANY, RETURN_TEN_OR_LOWER_ANY_RANK, Rules, resolve_rules
 
 SINGLE = "single"
 DOUBLE = "double"
@@ -171,8 +171,10 @@ def return_choices(
     """The distinct cards (codes, ascending in the deal's rank order) a receiver may return.
 
     Standard: a card of rank 10 or lower that is not the level rank and not a joker; with none, the
-    smallest card(s). Huai'an (``return_limit="any"``): any card. Club rule (``club_return``): to one's
-    partner a card below the level rank, to an opponent any card. The card just received is never
+    smallest card(s). National 2017 and Nanjing (``ten_or_lower_any_rank``): a card of rank 10 or
+    lower, the level rank included; with none, the smallest. Huai'an (``return_limit="any"``): any
+    card. Club rule (``club_return``): to one's partner a card below the level rank, to an opponent
+    any card. The card just received is never
     returnable: two copies of one card are indistinguishable, so its code is excluded altogether.
     ``to_partner`` says whether the return goes to the receiver's partner (club rule only).
     """
@@ -189,6 +191,8 @@ def return_choices(
         eligible = [c for c in pool if card_order(c, level) < 15]  # below the level rank, no jokers
     elif rules.return_limit == RETURN_ANY:
         return pool
+    elif rules.return_limit == RETURN_TEN_OR_LOWER_ANY_RANK:
+        eligible = [c for c in pool if RANK_OF[c] <= 10]
     else:
         eligible = [c for c in pool if RANK_OF[c] <= 10 and RANK_OF[c] != level]
     if eligible:

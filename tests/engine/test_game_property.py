@@ -152,6 +152,8 @@ def expected_return_choices(hand, got, level, rules: Rules, to_partner):
         ok = {c for c in pool if rank(c) < 15 and rank(c) != level}
     elif rules.return_limit == "any":
         return pool
+    elif rules.return_limit == "ten_or_lower_any_rank":  # national 2017, Nanjing: "10 or lower"
+        ok = {c for c in pool if rank(c) <= 10}
     else:
         ok = {c for c in pool if rank(c) <= 10 and rank(c) != level}
     if ok:

@@ -6,16 +6,16 @@ import msgpack
 import pytest
 
 from engine import PRESETS, Game, IllegalAction, Rules, parse_cards, preset, return_choices, settle_deal
-from engine.rules import RETURN_ANY, RETURN_TEN_OR_LOWER, resolve_rules
+from engine.rules import RETURN_ANY, RETURN_TEN_OR_LOWER, RETURN_TEN_OR_LOWER_ANY_RANK, resolve_rules
 
 A = 14
 
 TABLE = {
     # name: (failed A attempts before falling back to 2, return limit, joker pair in full house, first leader)
     "standard": (None, RETURN_TEN_OR_LOWER, False, "first"),
-    "national2017": (3, RETURN_TEN_OR_LOWER, False, "first"),
+    "national2017": (3, RETURN_TEN_OR_LOWER_ANY_RANK, False, "first"),
     "huaian": (3, RETURN_ANY, False, "first"),
-    "nanjing": (2, RETURN_TEN_OR_LOWER, False, "first"),
+    "nanjing": (2, RETURN_TEN_OR_LOWER_ANY_RANK, False, "first"),
 }
 
 
@@ -80,6 +80,14 @@ def test_return_limit_differs_between_presets():
     assert return_choices(hand, got, 5, preset("national2017")) == low
     assert return_choices(hand, got, 5, preset("nanjing")) == low
     assert return_choices(hand, got, 5, preset("huaian")) == cards("S3 D8 SK SA SB")
+    # §8's table: the standard return excludes the level rank (seed 000 §20: at level 7 a 7 may not be
+    # returned); national 2017 and Nanjing say only "10 or lower" (seed 002), the level rank included
+    hand = cards("S7 D7 S9 SK")
+    assert return_choices(hand, got, 7, preset("standard")) == cards("S9")
+    for name in ("national2017", "nanjing"):
+        assert return_choices(hand, got, 7, preset(name)) == cards("S9 S7 D7")
+    # without any card of 10 or lower, every ten-or-lower preset falls back to the smallest card
+    assert return_choices(cards("SJ SQ SA"), got, 7, preset("national2017")) == cards("SJ")
 
 
 def test_joker_pair_full_house_option_changes_what_is_playable():
@@ -137,13 +145,17 @@ def test_competition2020_falls_back_to_2_after_two_failed_deals_at_a():
     assert second.levels[0] == 2 and second.fell_back[0]
 
 
-@pytest.mark.parametrize("name", ["standard", "national2017", "nanjing"])
-def test_ten_or_lower_presets_follow_section_20(name):
-    # §20 at level 7: 3, 8 and 10 may be returned, 7 (the level rank) may not; nor J+ or jokers; with no
-    # such card the smallest card. RULES.md §7 applies to every "≤10, else smallest" preset.
+def test_ten_or_lower_presets_follow_section_20():
+    # §20 at level 7 (standard): 3, 8 and 10 may be returned, 7 (the level rank) may not; nor J+ or
+    # jokers; with no such card the smallest card.
     hand = cards("S3 D7 S8 CT SJ SA SB")
-    assert return_choices(hand, cards("HR")[0], 7, name) == cards("S3 S8 CT")
-    assert return_choices(cards("SJ DJ SQ D7 SB"), cards("HR")[0], 7, name) == cards("SJ DJ")
+    assert return_choices(hand, cards("HR")[0], 7, "standard") == cards("S3 S8 CT")
+    assert return_choices(cards("SJ DJ SQ D7 SB"), cards("HR")[0], 7, "standard") == cards("SJ DJ")
+    # §8's table gives national 2017 and Nanjing "≤10, else smallest" (seed 002): the level rank counts
+    for name in ("national2017", "nanjing"):
+        assert return_choices(hand, cards("HR")[0], 7, name) == cards("S3 S8 CT D7")
+        assert return_choices(cards("SJ DJ SQ D7 SB"), cards("HR")[0], 7, name) == cards("D7")
+        assert return_choices(cards("SJ DJ SQ SB"), cards("HR")[0], 7, name) == cards("SJ DJ")
 
 
 def test_huaian_returns_even_the_level_rank_and_jokers_but_not_the_received_card():
