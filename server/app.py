@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from pydantic import ValidationError
 from redis.asyncio import Redis
@@ -35,12 +35,17 @@ from websockets.http11 import Request, Response
 
 from engine import Game, IllegalAction
 
+from . import autopilot as ap
+from . import changes as C
 from . import protocol as P
 from . import rooms
-from .bots import choose_action, random_action, suggestion
+from .ai_seats import AiSeat
+from .bots import suggestion
+from .changes import Change, ChangeError, NothingToDo
 from .codec import CodecError, decode, decode_frame, encode
 from .diff import diff
 from .rooms import RoomError
+from .scheduler import Scheduler
 from .store import RoomNotFound, Store, valid_code
 from .views import view_for
 
@@ -67,29 +72,12 @@ class Config:
     hard_max_frame: int = 1024 * 1024  # larger frames close the connection (websockets max_size)
     rate: float = 30.0  # messages per second per connection, sustained
     burst: float = 60.0
-    heartbeat: float = 5.0
+    heartbeat: float = 1.0  # a process whose heartbeat is 3 beats old counts as dead
+    poll: float = 0.25  # how often each process looks for due rooms (bots, timers, dropouts)
     redis_prefix: str = "gd:"
 
 
-class Change(NamedTuple):
-    """What a room mutation did: its log record, the result for the ack, and the game it built."""
-
-    record: dict[str, Any]
-    result: dict[str, Any]
-    game: Game | None
-
-
-class _NothingToDo(Exception):
-    """The bot's turn passed (another process or player acted first): look again."""
-
-
-class ClientError(Exception):
-    """An error for one client that changes nothing (not a room or game rule)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+ClientError = ChangeError  # an error for one client that changes nothing (not a room or game rule)
 
 
 @dataclass(eq=False)
@@ -135,10 +123,11 @@ class GameServer:
         self._ids = itertools.count(1)
         self.conns: dict[str, Conn] = {}
         self.rooms: dict[str, set[Conn]] = {}
+        self.ai_seats: dict[str, set[AiSeat]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self.bot_dirty: set[str] = set()
         self.pubsub = redis.pubsub()
+        self.scheduler = Scheduler(self.store, self.proc_id, self.drive, self.bury,
+                                   heartbeat=config.heartbeat, poll=config.poll)
         self._tasks: list[asyncio.Task[None]] = []
         self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
             "hello": self.on_hello,
@@ -148,28 +137,33 @@ class GameServer:
             "leave": self.on_leave,
             "add_bot": self.on_add_bot,
             "remove_bot": self.on_remove_bot,
+            "add_ai": self.on_add_ai,
             "start": self.on_start,
             "play": self.on_game_action,
             "pass": self.on_game_action,
             "return": self.on_game_action,
             "next_deal": self.on_game_action,
             "suggest": self.on_suggest,
+            "auto": self.on_auto,
             "resync": self.on_resync,
         }
 
     # ---- lifecycle ------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        await self.store.heartbeat(self.proc_id, self.config.heartbeat * 3)
         await self.pubsub.subscribe(self._proc_channel(self.proc_id))
         self._tasks.append(asyncio.create_task(self._listen(), name="pubsub"))
-        self._tasks.append(asyncio.create_task(self._heartbeat(), name="heartbeat"))
+        await self.scheduler.start()
         log.info("server process started proc=%s", self.proc_id)
 
     async def close(self) -> None:
-        for task in [*self._tasks, *self.bot_tasks.values()]:
+        await self.scheduler.close()
+        for seats in list(self.ai_seats.values()):
+            for ai in list(seats):
+                await ai.close()
+        for task in self._tasks:
             task.cancel()
-        for task in [*self._tasks, *self.bot_tasks.values()]:
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(RedisError, OSError):
@@ -179,14 +173,6 @@ class GameServer:
 
     def _proc_channel(self, proc_id: str) -> str:
         return f"{self.config.redis_prefix}proc-ch:{proc_id}"
-
-    async def _heartbeat(self) -> None:
-        while True:
-            await asyncio.sleep(self.config.heartbeat)
-            try:
-                await self.store.heartbeat(self.proc_id, self.config.heartbeat * 3)
-            except RedisError as exc:
-                log.warning("heartbeat failed: %s", exc)
 
     async def _listen(self) -> None:
         """Notices from Redis pub/sub: new room versions, presence changes, seat replacements."""
@@ -207,13 +193,16 @@ class GameServer:
     async def _on_notice(self, channel: str, notice: dict[str, Any]) -> None:
         kind = notice.get("k")
         if kind == "kick":
-            conn = self.conns.get(notice["conn"])
-            if conn is not None:
-                await self._replace(conn)
+            await self._kick(notice["conn"])
             return
         code = channel.rsplit(":", 1)[-1]
-        if kind == "state" and notice.get("o") != self.proc_id:
-            await self.refresh(code, notice["v"], decode(notice["d"]))
+        if kind == "state":
+            room = decode(notice["d"])
+            record = decode(notice["r"]) if "r" in notice else None
+            for ai in list(self.ai_seats.get(code, ())):  # in commit order, whichever process committed
+                ai.update(notice["v"], room, record)
+            if notice.get("o") != self.proc_id:
+                await self.refresh(code, notice["v"], room)
         elif kind == "presence":
             await self.push_presence(code)
 
@@ -222,7 +211,7 @@ class GameServer:
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the WebSocket port: /healthz, the built client, or a page saying to build it."""
         path = request.path.split("?", 1)[0]
-        if path == "/ws":
+        if path == "/ws" or path.startswith("/game/"):
             return None
         if path == "/healthz":
             try:
@@ -245,6 +234,9 @@ class GameServer:
     # ---- connections ----------------------------------------------------------------------------
 
     async def handler(self, ws: ServerConnection) -> None:
+        if ws.request is not None and ws.request.path.startswith("/game/"):
+            await self.ai_handler(ws)
+            return
         peer = f"{ws.remote_address[0]}:{ws.remote_address[1]}" if ws.remote_address else "?"
         conn = Conn(ws=ws, id=f"{self.proc_id}:{next(self._ids)}", peer=peer, tokens=self.config.burst)
         self.conns[conn.id] = conn
@@ -369,19 +361,35 @@ class GameServer:
             if not members:
                 del self.rooms[code]
                 self.locks.pop(code, None)
-                with contextlib.suppress(RedisError, OSError, RuntimeError):
-                    await self.pubsub.unsubscribe(self.store.channel(code))
+                if code not in self.ai_seats:
+                    with contextlib.suppress(RedisError, OSError, RuntimeError):
+                        await self.pubsub.unsubscribe(self.store.channel(code))
         if seat is not None:
             with contextlib.suppress(RedisError, OSError):
                 if await self.store.release_seat(code, seat, conn.id):
                     await self.store.publish(code, {"k": "presence"})
+                    await self.try_mutate(code, lambda room: C.seat_gone(room, seat, time.time()))
+
+    async def try_mutate(self, code: str, change: Callable[[dict[str, Any]], Change]) -> int | None:
+        """A change the server makes by itself: nothing to do, or a vanished room, is not an error."""
+        try:
+            version, _ = await self.mutate(code, change)
+            return version
+        except (NothingToDo, RoomNotFound):
+            return None
+        except (RedisError, OSError) as exc:
+            log.warning("could not change room code=%s: %s", code, exc)
+            return None
 
     async def _kick(self, conn_id: str) -> None:
         """Tell the connection that held a seat that a newer one took it over (whichever process)."""
         local = self.conns.get(conn_id)
+        ai = next((a for seats in self.ai_seats.values() for a in seats if a.conn_id == conn_id), None)
         if local is not None:
             await self._replace(local)
-        else:
+        elif ai is not None:
+            await ai.close()
+        elif not conn_id.startswith(self.proc_id + ":"):
             await self.redis.publish(self._proc_channel(conn_id.split(":", 1)[0]),
                                      encode({"k": "kick", "conn": conn_id}))
 
@@ -401,38 +409,37 @@ class GameServer:
         assert code is not None
         async with self.lock(code):
             version, room = await self.store.load(code)
-            game = Game.from_dict(room["game"]) if room["game"] is not None else None
-            view = view_for(game, conn.seat)
+            view = view_for(room, rooms.load_game(room), conn.seat)
             info = rooms.room_info(room)
             conn.version, conn.view, conn.info = version, view, info
             await self.send(conn, P.RoomInfo(**info))
             await self.send(conn, P.Snapshot(version=version, seat=conn.seat, view=view))
-        self.poke_bots(code, room)
 
     async def refresh(
         self, code: str, version: int, room: dict[str, Any], game: Game | None = None
     ) -> None:
         """Bring every local connection of the room to ``version``: room info if changed, one diff."""
         members = self.rooms.get(code)
-        if members:
-            async with self.lock(code):
-                behind = [c for c in members if c.version is not None and c.version < version]
-                if behind:
-                    if game is None and room["game"] is not None:
-                        game = Game.from_dict(room["game"])
-                    info = rooms.room_info(room)
-                    views: dict[int | None, dict[str, Any]] = {}
-                    for conn in behind:
-                        if conn.info != info:
-                            conn.info = info
-                            await self.send(conn, P.RoomInfo(**info))
-                        view = views.get(conn.seat)
-                        if view is None:
-                            view = views[conn.seat] = view_for(game, conn.seat)
-                        ops = diff(conn.view, view)
-                        base, conn.version, conn.view = conn.version, version, view
-                        await self.send(conn, P.Diff(base=base, version=version, ops=ops))
-        self.poke_bots(code, room)
+        if not members:
+            return
+        async with self.lock(code):
+            behind = [c for c in members if c.version is not None and c.version < version]
+            if not behind:
+                return
+            if game is None:
+                game = rooms.load_game(room)
+            info = rooms.room_info(room)
+            views: dict[int | None, dict[str, Any]] = {}
+            for conn in behind:
+                if conn.info != info:
+                    conn.info = info
+                    await self.send(conn, P.RoomInfo(**info))
+                view = views.get(conn.seat)
+                if view is None:
+                    view = views[conn.seat] = view_for(room, game, conn.seat)
+                ops = diff(conn.view, view)
+                base, conn.version, conn.view = conn.version, version, view
+                await self.send(conn, P.Diff(base=base, version=version, ops=ops))
 
     async def push_presence(self, code: str, only: Conn | None = None) -> None:
         members = [only] if only is not None else list(self.rooms.get(code, ()))
@@ -447,15 +454,24 @@ class GameServer:
     # ---- mutation -------------------------------------------------------------------------------
 
     async def mutate(self, code: str, change: Callable[[dict[str, Any]], Change]) -> tuple[int, Change]:
-        """Read, change with the engine, compare-and-set; on a lost race start again from Redis."""
+        """Read, change with the engine, compare-and-set; on a lost race start again from Redis.
+
+        The commit also stores when the room is next due for the server to act by itself (bots,
+        auto-play, timers, dropouts), and this process arms a timer for it.
+        """
         for _ in range(100):
             version, room = await self.store.load(code)
             done = change(room)
-            record = {**done.record, "ts": time.time(), "proc": self.proc_id}
-            committed = await self.store.commit(code, version, room, record, self.proc_id)
+            now = time.time()
+            game = done.game if done.game is not None else rooms.load_game(room)
+            step = ap.plan(room, game)
+            due = None if step is None else step.due
+            record = {**done.record, "ts": now, "proc": self.proc_id}
+            committed = await self.store.commit(code, version, room, record, self.proc_id, due)
             if committed is not None:
                 new_version, _data = committed
-                await self.refresh(code, new_version, room, done.game)
+                await self.refresh(code, new_version, room, game)
+                self.scheduler.arm(code, due)
                 return new_version, done
             await asyncio.sleep(0)
         raise ClientError("busy", "the room is too busy right now; try again")
@@ -474,27 +490,38 @@ class GameServer:
 
     async def on_create(self, conn: Conn, msg: P.Create) -> dict[str, Any]:
         self._not_seated(conn)
-        settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed)
-        if msg.seat is not None and msg.seat in msg.bots:
+        settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed,
+                                       msg.return_timer, msg.grace, msg.ai_timeout)
+        if set(msg.bots) & set(msg.ai):
+            raise RoomError("seat_taken", "a seat was asked for both a bot and an AI")
+        if msg.seat is not None and msg.seat in (*msg.bots, *msg.ai):
             raise RoomError("seat_taken", f"seat {msg.seat} was asked for both a bot and the host")
         token = rooms.new_token()
+        secrets_of = {s: rooms.new_token() for s in msg.ai}
         seat_box: list[int] = []
 
         def make(code: str) -> dict[str, Any]:
             room = rooms.new_room(code, settings)
             for b in msg.bots:
-                room["seats"][b] = {"kind": "bot", "nickname": f"Bot {b + 1}", "token": None}
+                room["seats"][b] = rooms.bot_seat(b)
+            for a, secret in secrets_of.items():
+                room["seats"][a] = rooms.ai_seat(a, rooms.hash_token(secret))
             seat_box[:] = [rooms.take_seat(room, msg.nickname, msg.seat, rooms.hash_token(token))]
             return room
 
         record = {"kind": "room", "type": "create", "nickname": msg.nickname, "bots": msg.bots,
-                  "ts": time.time(), "proc": self.proc_id}
+                  "ai": msg.ai, "ts": time.time(), "proc": self.proc_id}
         code, _room = await self.store.create(make, record)
+        for secret in secrets_of.values():
+            await self.store.link_ai(rooms.hash_token(secret), code)
         seat = seat_box[0]
         await self.attach(conn, code, seat)
-        log.info("room created code=%s preset=%s bots=%s host=%s seat=%d", code, msg.preset, msg.bots,
-                 msg.nickname, seat)
-        return {"code": code, "seat": seat, "token": token}
+        log.info("room created code=%s preset=%s bots=%s ai=%s host=%s seat=%d", code, msg.preset, msg.bots,
+                 msg.ai, msg.nickname, seat)
+        result: dict[str, Any] = {"code": code, "seat": seat, "token": token}
+        if secrets_of:
+            result["ai"] = [{"seat": a, "path": f"/game/{secret}"} for a, secret in secrets_of.items()]
+        return result
 
     async def on_join(self, conn: Conn, msg: P.Join) -> dict[str, Any]:
         self._not_seated(conn)
@@ -522,6 +549,7 @@ class GameServer:
         _v, room = await self.store.load(code)
         seat = rooms.seat_of_token(room, msg.token)
         await self.attach(conn, code, seat)
+        await self.try_mutate(code, lambda room: C.seat_back(room, seat))  # control returns at once
         log.info("resumed code=%s seat=%d conn=%s", code, seat, conn.id)
         return {"code": code, "seat": seat}
 
@@ -559,20 +587,26 @@ class GameServer:
         version, _ = await self.mutate(code, change)
         return {"version": version}
 
-    async def on_start(self, conn: Conn, msg: P.Start) -> dict[str, Any]:
+    async def on_add_ai(self, conn: Conn, msg: P.AddAi) -> dict[str, Any]:
         code, seat = self._in_room(conn)
+        secret = rooms.new_token()
+        digest = rooms.hash_token(secret)
 
         def change(room: dict[str, Any]) -> Change:
-            rooms.check_startable(room, seat)
-            settings = room["settings"]
-            if settings["seed"] is None:
-                settings["seed"] = secrets.randbits(62)
-            game = Game.new(settings["seed"], settings["rules"])
-            room["game"] = game.to_dict()
-            room["status"] = "playing"
-            return Change({"kind": "room", "type": "start", "seed": settings["seed"]}, {}, game)
+            rooms.add_ai(room, seat, msg.seat, digest)
+            return Change({"kind": "room", "type": "add_ai", "seat": msg.seat}, {}, None)
 
         version, _ = await self.mutate(code, change)
+        await self.store.link_ai(digest, code)
+        log.info("AI seat added code=%s seat=%d", code, msg.seat)
+        return {"version": version, "seat": msg.seat, "path": f"/game/{secret}"}
+
+    async def on_start(self, conn: Conn, msg: P.Start) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        connected = await self.store.presence(code)
+        seed = C.new_seed()
+        version, _ = await self.mutate(
+            code, lambda room: C.start_game(room, seat, connected, seed, time.time()))
         log.info("game started code=%s", code)
         return {"version": version}
 
@@ -581,20 +615,27 @@ class GameServer:
         if seat is None:
             raise ClientError("not_seated", "spectators cannot act")
         action = msg.model_dump(exclude={"id"}, exclude_none=True)
-        version, done = await self.mutate(code, lambda room: _apply(room, seat, action, "human"))
+        version, done = await self.mutate(code, lambda room: C.game_action(room, seat, action, "human"))
         return {"version": version}
+
+    async def on_auto(self, conn: Conn, msg: P.Auto) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        if seat is None:
+            raise ClientError("not_seated", "spectators cannot use auto-play")
+        interval = msg.interval if msg.on else None
+        version, _ = await self.mutate(code, lambda room: C.set_autoplay(room, seat, interval))
+        log.info("auto-play code=%s seat=%d interval=%s", code, seat, interval)
+        return {"version": version, "autoplay": interval}
 
     async def on_suggest(self, conn: Conn, msg: P.Suggest) -> dict[str, Any]:
         code, seat = self._in_room(conn)
         if seat is None:
             raise ClientError("not_seated", "spectators cannot ask for a suggestion")
         _version, room = await self.store.load(code)
-        if room["game"] is None:
-            raise ClientError("not_started", "the game has not started")
-        game = Game.from_dict(room["game"])
+        game = C.game_of(room)
         if seat not in game.pending_seats():
             raise IllegalAction("not_your_turn", "there is nothing for you to do now")
-        action, reason = suggestion(game, seat)
+        action, reason = suggestion(room, game, seat)
         return {"action": action, "reason": reason}
 
     async def on_resync(self, conn: Conn, msg: P.Resync) -> dict[str, Any]:
@@ -618,89 +659,95 @@ class GameServer:
             raise RoomError("room_not_found", f"no room with code {code}")
         return code
 
-    # ---- bots -----------------------------------------------------------------------------------
+    # ---- acting by itself: bots, auto-play, timers, dropouts, external AIs ---------------------------
 
-    def poke_bots(self, code: str, room: dict[str, Any]) -> None:
-        """Make sure a bot loop runs for the room if a bot (or an all-bot table) has something to do."""
-        if room["status"] != "playing" or not rooms.bot_seats(room):
-            return
-        self.bot_dirty.add(code)
-        task = self.bot_tasks.get(code)
-        if task is None or task.done():
-            self.bot_tasks[code] = asyncio.create_task(self._bot_loop(code), name=f"bots-{code}")
-
-    async def _bot_loop(self, code: str) -> None:
-        """Act for bots until none has anything to do; the CAS makes each move happen at most once."""
-        try:
-            while True:
-                self.bot_dirty.discard(code)
+    async def drive(self, code: str) -> None:
+        """Called by the scheduler once this process holds the room's lease: do what is due, if anything,
+        else note when it will be due. Each step is re-checked against fresh state before its commit."""
+        for _ in range(20):
+            try:
                 version, room = await self.store.load(code)
-                todo = _bot_todo(room)
-                if todo is None:
-                    if code in self.bot_dirty:
-                        continue
-                    return
-                await asyncio.sleep(room["settings"]["bot_delay"])
+            except RoomNotFound:
+                await self.store.forget_due(code)
+                return
+            step = ap.plan(room, rooms.load_game(room))
+            now = time.time()
+            if step is None or step.due > now:
+                due = None if step is None else step.due
+                if await self.store.reschedule(code, version, due):
+                    self.scheduler.arm(code, due)
+                return
+            connected = False
+            if step.why == ap.GRACE:
+                connected = (await self.store.presence(code))[step.seat]
+            try:
+                await self.mutate(
+                    code, lambda room, step=step, c=connected: C.take_step(room, step, c, time.time()))
+                return
+            except NothingToDo:
+                continue
+            except (IllegalAction, RoomError, ChangeError) as exc:
+                log.error("automatic step refused code=%s step=%s: %s", code, step, exc)
+                return
 
-                def change(room: dict[str, Any]) -> Change:
-                    now = _bot_todo(room)
-                    if now is None:
-                        raise _NothingToDo
-                    seat, game = now
-                    seed = f"{code}:{len(game.actions)}:{seat}"
-                    try:
-                        return _apply(room, seat, choose_action(game, seat, seed), "bot", game)
-                    except IllegalAction as exc:  # never let a bot's mistake stall the table
-                        log.error("bot move refused code=%s seat=%d: %s; playing a random legal move",
-                                  code, seat, exc)
-                        return _apply(room, seat, random_action(game, seat, seed), "bot", game)
+    async def bury(self, proc_id: str, codes: list[str]) -> None:
+        """A server process died: its seats' connections are gone, so their grace periods start."""
+        prefix = proc_id + ":"
+        for code in codes:
+            try:
+                conns = await self.store.seat_conns(code)
+            except RedisError:
+                continue
+            for seat, conn_id in conns.items():
+                if conn_id.startswith(prefix) and await self.store.release_seat(code, seat, conn_id):
+                    await self.try_mutate(code, lambda room, seat=seat: C.seat_gone(room, seat, time.time()))
+            await self.store.publish(code, {"k": "presence"})
+            self.scheduler.kick(code)
 
-                try:
-                    await self.mutate(code, change)
-                except _NothingToDo:
-                    continue
-        except RoomNotFound:
+    async def ai_handler(self, ws: ServerConnection) -> None:
+        """``/game/<secret>``: an external AI takes its seat and plays it in the competition protocol."""
+        secret = ws.request.path[len("/game/"):] if ws.request else ""
+        digest = rooms.hash_token(secret.split("?", 1)[0])
+        code = await self.store.ai_room(digest)
+        seat = None
+        if code is not None:
+            with contextlib.suppress(RoomNotFound):
+                _v, room = await self.store.load(code)
+                seat = next((i for i, s in enumerate(room["seats"])
+                             if s["kind"] == "ai" and s["token"] == digest), None)
+        if code is None or seat is None:
+            log.info("AI connection refused: unknown secret")
+            await ws.close(1008, "unknown AI seat")
             return
-        except (IllegalAction, RoomError, ClientError) as exc:
-            log.error("bot action refused code=%s: %s", code, exc)
-        except RedisError as exc:
-            log.warning("bot loop stopped code=%s: %s", code, exc)
+        conn_id = f"{self.proc_id}:{next(self._ids)}"
+        ai = AiSeat(self, ws, code, seat, conn_id)
+        old = await self.store.claim_seat(code, seat, conn_id)
+        for other in list(self.ai_seats.get(code, ())):
+            if other.seat == seat:
+                await other.close()
+        if old and old != conn_id:
+            await self._kick(old)
+        self.ai_seats.setdefault(code, set()).add(ai)
+        await self.pubsub.subscribe(self.store.channel(code))
+        log.info("AI connected code=%s seat=%d conn=%s", code, seat, conn_id)
+        await self.try_mutate(code, lambda room: C.seat_back(room, seat))
+        await self.store.publish(code, {"k": "presence"})
+        try:
+            await ai.run()
         finally:
-            if self.bot_tasks.get(code) is asyncio.current_task():
-                del self.bot_tasks[code]
-
-
-def _bot_todo(room: dict[str, Any]) -> tuple[int, Game] | None:
-    """The first bot seat that may act now (a table of only bots also starts the next deal)."""
-    if room["status"] != "playing" or room["game"] is None:
-        return None
-    bots = rooms.bot_seats(room)
-    if not bots:
-        return None
-    game = Game.from_dict(room["game"])
-    if game.phase == "deal_over":
-        return (bots[0], game) if not rooms.has_humans(room) else None
-    for seat in game.pending_seats():
-        if seat in bots:
-            return seat, game
-    return None
-
-
-def _apply(
-    room: dict[str, Any], seat: int, action: dict[str, Any], by: str, game: Game | None = None
-) -> Change:
-    if room["status"] != "playing" or room["game"] is None:
-        raise ClientError("not_started", "the game has not started")
-    if game is None:
-        game = Game.from_dict(room["game"])
-    before = game.phase
-    events = game.apply(seat, action)
-    room["game"] = game.to_dict()
-    if game.phase != before and game.phase in ("deal_over", "match_over"):
-        log.info("%s code=%s deal=%s result=%s", game.phase.replace("_", " "), room["code"], game.deal,
-                 game.last_result)
-    logged = game.actions[-1][1]  # the engine's normalized action (interpretation named)
-    return Change({"kind": "game", "seat": seat, "action": logged, "by": by}, {"events": events}, game)
+            seats = self.ai_seats.get(code)
+            if seats is not None:
+                seats.discard(ai)
+                if not seats:
+                    del self.ai_seats[code]
+            if code not in self.rooms and code not in self.ai_seats:
+                with contextlib.suppress(RedisError, OSError, RuntimeError):
+                    await self.pubsub.unsubscribe(self.store.channel(code))
+            with contextlib.suppress(RedisError, OSError):
+                if await self.store.release_seat(code, seat, conn_id):
+                    await self.store.publish(code, {"k": "presence"})
+                    await self.try_mutate(code, lambda room: C.seat_gone(room, seat, time.time()))
+            log.info("AI disconnected code=%s seat=%d conn=%s", code, seat, conn_id)
 
 
 def _echo_id(msg_id: Any) -> Any:

@@ -27,15 +27,15 @@ def random_action(game: Any, seat: int, seed: str) -> dict[str, Any]:
     return random.Random(seed).choice(actions)
 
 
-def choose_action(game: Any, seat: int, seed: str) -> dict[str, Any]:
-    """The action the room's bot takes for ``seat`` now."""
+def choose_action(room: dict[str, Any], game: Any, seat: int, seed: str) -> dict[str, Any]:
+    """The action the room's bot takes for ``seat`` now, from that seat's view only."""
     try:
-        return make_bot(BOT, seed).choose(view_for(game, seat))
+        return make_bot(BOT, seed).choose(view_for(room, game, seat))
     except Exception:  # a bot bug must not stop the table: log it and play a legal move
         log.exception("%s bot failed for seat %d; playing a random legal action", BOT, seat)
         return random_action(game, seat, seed)
 
 
-def suggestion(game: Any, seat: int) -> tuple[dict[str, Any], str]:
+def suggestion(room: dict[str, Any], game: Any, seat: int) -> tuple[dict[str, Any], str]:
     """What the heuristic player would do for this seat now, and why (nothing is applied)."""
-    return suggest(view_for(game, seat))
+    return suggest(view_for(room, game, seat))

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from .autopilot import AUTO_INTERVALS, DEFAULT_AI_TIMEOUT, DEFAULT_GRACE
+
 PROTOCOL_VERSION = 1
 SEATS = 4
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
@@ -50,17 +52,21 @@ class Create(_ClientMsg):
     preset: str = Field(default="standard", max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
     bots: list[Seat] = Field(default_factory=list, max_length=3)
+    ai: list[Seat] = Field(default_factory=list, max_length=3)
     seat: Seat | None = None
     turn_timer: float | None = Field(default=None, gt=0, le=600)
+    return_timer: float | None = Field(default=None, gt=0, le=600)
+    grace: float = Field(default=DEFAULT_GRACE, ge=0, le=600)
+    ai_timeout: float = Field(default=DEFAULT_AI_TIMEOUT, gt=0, le=120)
     bot_delay: float = Field(default=1.0, ge=0, le=10)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
 
-    @field_validator("bots")
+    @field_validator("bots", "ai")
     @classmethod
-    def _distinct(cls, bots: list[int]) -> list[int]:
-        if len(set(bots)) != len(bots):
-            raise ValueError("bot seats must be distinct")
-        return bots
+    def _distinct(cls, seats: list[int]) -> list[int]:
+        if len(set(seats)) != len(seats):
+            raise ValueError("seats must be distinct")
+        return seats
 
 
 class Join(_ClientMsg):
@@ -91,8 +97,32 @@ class AddBot(_ClientMsg):
 
 
 class RemoveBot(_ClientMsg):
+    """Empty a seat held by a bot or an external AI."""
+
     type: Literal["remove_bot"]
     seat: Seat
+
+
+class AddAi(_ClientMsg):
+    """Reserve a seat for an external AI speaking the 2020 competition protocol (host, lobby)."""
+
+    type: Literal["add_ai"]
+    seat: Seat
+
+
+class Auto(_ClientMsg):
+    """Auto-play (托管) on or off: the server plays the suggestion for this seat every ``interval`` s."""
+
+    type: Literal["auto"]
+    on: bool
+    interval: float = 1.0
+
+    @field_validator("interval")
+    @classmethod
+    def _known_interval(cls, interval: float) -> float:
+        if interval not in AUTO_INTERVALS:
+            raise ValueError(f"interval must be one of {', '.join(f'{i:g}' for i in AUTO_INTERVALS)}")
+        return interval
 
 
 class Start(_ClientMsg):
@@ -132,8 +162,8 @@ class Resync(_ClientMsg):
 
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
-    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, Start,
-    Play, Pass, Return, Suggest, NextDeal, Resync,
+    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, AddAi, Start,
+    Play, Pass, Return, Suggest, NextDeal, Auto, Resync,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -183,7 +213,7 @@ class Diff(_Msg):
 
 
 class SeatInfo(_Msg):
-    kind: Literal["empty", "human", "bot"]
+    kind: Literal["empty", "human", "bot", "ai"]
     nickname: str | None = None
 
 

@@ -3,9 +3,15 @@
 A room is a plain dict (stored as msgpack, see store.py)::
 
     {"code", "status": "lobby"|"playing", "host": seat|None, "created": unix time,
-     "seats": [{"kind": "empty"|"human"|"bot", "nickname": str|None, "token": sha256 hex|None}] * 4,
-     "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "bot_delay", "seed"},
-     "game": Game.to_dict() | None}
+     "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None}] * 4,
+     "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "return_timer", "grace",
+                  "ai_timeout", "bot_delay", "seed"},
+     "live": autopilot.new_live(...),   # auto-play, dropouts, deadlines (see autopilot.py)
+     "game": the engine state without its logs | None}
+
+The game is stored without its event and action logs: the room's Redis Stream is the action log, and
+a state that grew with every action would make every action slower. An "ai" seat's token is the hash
+of the secret in its ``/game/<secret>`` URL.
 
 Every function either changes the room and returns, or raises RoomError and leaves it untouched.
 """
@@ -18,9 +24,13 @@ import secrets
 import time
 from typing import Any
 
+from engine import Game
 from engine.rules import Rules, preset
 
+from .autopilot import DEFAULT_AI_TIMEOUT, DEFAULT_GRACE, new_live
 from .protocol import SEATS
+
+_LOGS = ("events", "actions")
 
 
 class RoomError(Exception):
@@ -50,6 +60,9 @@ def make_settings(
     turn_timer: float | None,
     bot_delay: float,
     seed: int | None,
+    return_timer: float | None = None,
+    grace: float = DEFAULT_GRACE,
+    ai_timeout: float = DEFAULT_AI_TIMEOUT,
 ) -> dict[str, Any]:
     """Validate the rule preset and options into stored settings (RoomError ``bad_rules``)."""
     try:
@@ -69,21 +82,41 @@ def make_settings(
         "preset": preset_name,
         "rules": rules.to_dict(),
         "turn_timer": turn_timer,
+        "return_timer": return_timer,
+        "grace": grace,
+        "ai_timeout": ai_timeout,
         "bot_delay": bot_delay,
         "seed": seed,
     }
 
 
 def new_room(code: str, settings: dict[str, Any]) -> dict[str, Any]:
+    now = time.time()
     return {
         "code": code,
         "status": "lobby",
         "host": None,
-        "created": time.time(),
+        "created": now,
         "seats": [_empty_seat() for _ in range(SEATS)],
         "settings": settings,
+        "live": new_live(now),
         "game": None,
     }
+
+
+def save_game(room: dict[str, Any], game: Game) -> None:
+    """Store the engine state in the room, without the logs (the Stream keeps the actions)."""
+    state = game.to_dict()
+    for key in _LOGS:
+        state.pop(key, None)
+    room["game"] = state
+
+
+def load_game(room: dict[str, Any]) -> Game | None:
+    state = room["game"]
+    if state is None:
+        return None
+    return Game.from_dict({**state, **{k: [] for k in _LOGS if k not in state}})
 
 
 def take_seat(room: dict[str, Any], nickname: str, seat: int | None, token_hash: str) -> int:
@@ -132,16 +165,33 @@ def _host_in_lobby(room: dict[str, Any], by_seat: int | None, what: str) -> None
         raise RoomError("already_started", f"cannot {what} once the game has started")
 
 
+def bot_seat(seat: int) -> dict[str, Any]:
+    return {"kind": "bot", "nickname": f"Bot {seat + 1}", "token": None}
+
+
+def ai_seat(seat: int, secret_hash: str) -> dict[str, Any]:
+    return {"kind": "ai", "nickname": f"AI {seat + 1}", "token": secret_hash}
+
+
 def add_bot(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
     _host_in_lobby(room, by_seat, "add a bot")
     if room["seats"][seat]["kind"] != "empty":
         raise RoomError("seat_taken", f"seat {seat} is not empty")
-    room["seats"][seat] = {"kind": "bot", "nickname": f"Bot {seat + 1}", "token": None}
+    room["seats"][seat] = bot_seat(seat)
+
+
+def add_ai(room: dict[str, Any], by_seat: int | None, seat: int, secret_hash: str) -> None:
+    """Mark an empty seat for an external AI that will connect at its secret URL."""
+    _host_in_lobby(room, by_seat, "add an AI seat")
+    if room["seats"][seat]["kind"] != "empty":
+        raise RoomError("seat_taken", f"seat {seat} is not empty")
+    room["seats"][seat] = ai_seat(seat, secret_hash)
 
 
 def remove_bot(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
+    """Empty a seat held by one of our bots or by an external AI."""
     _host_in_lobby(room, by_seat, "remove a bot")
-    if room["seats"][seat]["kind"] != "bot":
+    if room["seats"][seat]["kind"] not in ("bot", "ai"):
         raise RoomError("not_a_bot", f"seat {seat} has no bot")
     room["seats"][seat] = _empty_seat()
 
@@ -161,6 +211,11 @@ def has_humans(room: dict[str, Any]) -> bool:
     return any(s["kind"] == "human" for s in room["seats"])
 
 
+def connected_kind(room: dict[str, Any], seat: int) -> bool:
+    """Seats whose player connects (people and external AIs), as opposed to our own bots."""
+    return room["seats"][seat]["kind"] in ("human", "ai")
+
+
 def room_info(room: dict[str, Any]) -> dict[str, Any]:
     """What every client may know about the room: never tokens, never cards."""
     settings = room["settings"]
@@ -173,6 +228,9 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
             "preset": settings["preset"],
             "rules": settings["rules"],
             "turn_timer": settings["turn_timer"],
+            "return_timer": settings.get("return_timer"),
+            "grace": settings.get("grace"),
+            "ai_timeout": settings.get("ai_timeout"),
             "bot_delay": settings["bot_delay"],
         },
     }

@@ -5,12 +5,20 @@ Keys (``prefix`` defaults to ``gd:``):
   seats with hashed tokens, host, status and the engine state ``Game.to_dict()``).
 - ``log:{code}`` Stream: one entry per change, ``v`` and ``rec`` (msgpack: who did what).
 - ``conn:{code}`` hash: seat -> id of the connection holding it (presence, one per seat).
-- ``proc:{id}`` key with a TTL: this server process is alive (so presence of a killed process fades).
-- channel ``ch:{code}``: msgpack notices of new versions (with the data), presence and replacements.
+- ``proc:{id}`` key with a TTL: this server process is alive (so presence of a killed process fades);
+  ``procs`` set: every process that ever said so (the sweeper finds the dead ones there);
+  ``proc-rooms:{id}`` set: the rooms where that process held a seat's connection.
+- ``due`` sorted set: room code -> when (unix ms) the server must next act for the room by itself
+  (bots, auto-play, timers, dropouts: autopilot.py). Taking a due room pushes its score out by a lease,
+  so exactly one process works on it; a process that dies mid-work loses the lease when it runs out.
+- ``ai:{sha256 of secret}``: the room of an external AI seat's secret URL.
+- channel ``ch:{code}``: msgpack notices of new versions (with the data and the change's record),
+  presence and replacements.
 
 Every change goes through one Lua script that compares the version, writes the new data, appends the
-action to the Stream, refreshes the inactivity expiry and publishes, all atomically; a caller that
-lost the race gets ``None`` and retries from fresh state, so nothing is ever overwritten.
+action to the Stream, sets when the room is next due, refreshes the inactivity expiry and publishes,
+all atomically; a caller that lost the race gets ``None`` and retries from fresh state, so nothing is
+ever overwritten.
 """
 
 from __future__ import annotations
@@ -42,8 +50,33 @@ redis.call('XADD', KEYS[2], '*', 'v', nv, 'rec', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
+if tonumber(ARGV[7]) < 0 then
+  redis.call('ZREM', KEYS[4], ARGV[8])
+else
+  redis.call('ZADD', KEYS[4], ARGV[7], ARGV[8])
+end
 redis.call('PUBLISH', ARGV[5], ARGV[6])
 return nv
+"""
+
+# Set when a room is next due, unless it changed since the caller looked (its commit set it then).
+_RESCHEDULE = """
+local cur = redis.call('HGET', KEYS[1], 'v')
+if not cur or tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
+if tonumber(ARGV[2]) < 0 then
+  redis.call('ZREM', KEYS[2], ARGV[3])
+else
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+end
+return 1
+"""
+
+# Take a due room: only if it is due now, and push it out by the lease so nobody else takes it.
+_TAKE_DUE = """
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not due or tonumber(due) > tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
 """
 
 # Take a seat's connection slot; returns the previous holder (to be told it was replaced).
@@ -51,6 +84,7 @@ _CLAIM = """
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[4])
 return old
 """
 
@@ -87,6 +121,10 @@ class Store:
         self._commit = redis.register_script(_COMMIT)
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
+        self._reschedule = redis.register_script(_RESCHEDULE)
+        self._take_due = redis.register_script(_TAKE_DUE)
+        self.due_key = f"{prefix}due"
+        self.procs_key = f"{prefix}procs"
 
     def room_key(self, code: str) -> str:
         return f"{self.prefix}room:{code}"
@@ -102,6 +140,12 @@ class Store:
 
     def proc_key(self, proc_id: str) -> str:
         return f"{self.prefix}proc:{proc_id}"
+
+    def proc_rooms_key(self, proc_id: str) -> str:
+        return f"{self.prefix}proc-rooms:{proc_id}"
+
+    def ai_key(self, secret_hash: str) -> str:
+        return f"{self.prefix}ai:{secret_hash}"
 
     async def create(self, make_room: Any, record: dict[str, Any], attempts: int = 50) -> tuple[str, dict]:
         """Reserve a fresh code atomically and store ``make_room(code)`` at version 1."""
@@ -124,17 +168,20 @@ class Store:
         return v, decode(data)
 
     async def commit(
-        self, code: str, expected: int, room: dict[str, Any], record: dict[str, Any], origin: str
+        self, code: str, expected: int, room: dict[str, Any], record: dict[str, Any], origin: str,
+        due: float | None = None,
     ) -> tuple[int, bytes] | None:
-        """Write ``room`` as version ``expected + 1`` if the stored version is still ``expected``.
+        """Write ``room`` as version ``expected + 1`` if the stored version is still ``expected``, and
+        note when the room is next due (unix time; None: not until something else changes).
 
         Returns (new version, data) or None when another writer got there first.
         """
         data = encode(room)
         nv = expected + 1
-        notice = encode({"k": "state", "v": nv, "d": data, "o": origin})
-        keys = [self.room_key(code), self.log_key(code), self.conn_key(code)]
-        args = [expected, data, encode(record), self.ttl_ms, self.channel(code), notice]
+        rec = encode(record)
+        notice = encode({"k": "state", "v": nv, "d": data, "o": origin, "r": rec})
+        keys = [self.room_key(code), self.log_key(code), self.conn_key(code), self.due_key]
+        args = [expected, data, rec, self.ttl_ms, self.channel(code), notice, _due_ms(due), code]
         result = await self._commit(keys=keys, args=args)
         if result == -1:
             raise RoomNotFound(code)
@@ -147,8 +194,44 @@ class Store:
         entries = await self.redis.xrange(self.log_key(code))
         return [{"v": int(f[b"v"]), **decode(f[b"rec"])} for _, f in entries]
 
+    async def records(self, code: str, after: int, upto: int) -> list[dict[str, Any]]:
+        """The log records of versions ``after + 1 .. upto`` (the newest entries, read backwards)."""
+        count = max(0, upto - after)
+        if not count:
+            return []
+        entries = await self.redis.xrevrange(self.log_key(code), count=count + 8)
+        out = [{"v": int(f[b"v"]), **decode(f[b"rec"])} for _, f in reversed(entries)]
+        return [r for r in out if after < r["v"] <= upto]
+
+    # ---- when rooms are due -------------------------------------------------------------------
+
+    async def reschedule(self, code: str, version: int, due: float | None) -> bool:
+        """Set when ``code`` is next due, if it is still at ``version``."""
+        keys = [self.room_key(code), self.due_key]
+        return bool(await self._reschedule(keys=keys, args=[version, _due_ms(due), code]))
+
+    async def take_due(self, code: str, now: float, lease: float) -> bool:
+        """Take a room that is due at ``now`` for ``lease`` seconds (False: not due, or taken)."""
+        args = [code, int(now * 1000), int((now + lease) * 1000)]
+        return bool(await self._take_due(keys=[self.due_key], args=args))
+
+    async def due_rooms(self, now: float, limit: int = 200) -> list[str]:
+        raw = await self.redis.zrangebyscore(self.due_key, "-inf", int(now * 1000), start=0, num=limit)
+        return [c.decode() for c in raw]
+
+    async def due_at(self, code: str) -> float | None:
+        score = await self.redis.zscore(self.due_key, code)
+        return None if score is None else score / 1000
+
+    async def forget_due(self, code: str) -> None:
+        await self.redis.zrem(self.due_key, code)
+
+    # ---- seats' connections and server processes --------------------------------------------------
+
     async def claim_seat(self, code: str, seat: int, conn_id: str) -> str | None:
-        old = await self._claim(keys=[self.conn_key(code)], args=[seat, conn_id, self.ttl_ms])
+        proc = conn_id.split(":", 1)[0]
+        old = await self._claim(keys=[self.conn_key(code), self.proc_rooms_key(proc)],
+                                args=[seat, conn_id, self.ttl_ms, code])
         return old.decode() if old else None
 
     async def release_seat(self, code: str, seat: int, conn_id: str) -> bool:
@@ -159,10 +242,35 @@ class Store:
         return {int(k): v.decode() for k, v in raw.items()}
 
     async def heartbeat(self, proc_id: str, ttl: float) -> None:
-        await self.redis.set(self.proc_key(proc_id), b"1", px=int(ttl * 1000))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(self.proc_key(proc_id), b"1", px=int(ttl * 1000))
+        pipe.sadd(self.procs_key, proc_id)
+        await pipe.execute()
 
     async def forget_proc(self, proc_id: str) -> None:
         await self.redis.delete(self.proc_key(proc_id))
+
+    async def dead_procs(self) -> list[str]:
+        """Processes that registered but whose heartbeat ran out."""
+        procs = {p.decode() for p in await self.redis.smembers(self.procs_key)}
+        alive = await self.alive_procs(procs)
+        return sorted(procs - alive)
+
+    async def bury(self, proc_id: str) -> list[str] | None:
+        """Take the clean-up of a dead process: exactly one caller gets its rooms, others get None."""
+        if not await self.redis.srem(self.procs_key, proc_id):
+            return None
+        key = self.proc_rooms_key(proc_id)
+        codes = sorted(c.decode() for c in await self.redis.smembers(key))
+        await self.redis.delete(key)
+        return codes
+
+    async def link_ai(self, secret_hash: str, code: str) -> None:
+        await self.redis.set(self.ai_key(secret_hash), code, px=self.ttl_ms)
+
+    async def ai_room(self, secret_hash: str) -> str | None:
+        code = await self.redis.get(self.ai_key(secret_hash))
+        return code.decode() if code else None
 
     async def alive_procs(self, proc_ids: set[str]) -> set[str]:
         if not proc_ids:
@@ -186,3 +294,7 @@ class Store:
 
     async def publish(self, code: str, notice: dict[str, Any]) -> None:
         await self.redis.publish(self.channel(code), encode(notice))
+
+
+def _due_ms(due: float | None) -> int:
+    return -1 if due is None else int(due * 1000)

@@ -1,22 +1,36 @@
 """Per-seat views: the ONE place where what a seat may see is decided.
 
-The engine's ``game.view(seat)`` already hides the other hands; this module is the only caller of it
-in the server, and it normalizes the view to exactly what msgpack carries (tuples become lists), so a
-client rebuilding the view from a snapshot plus diffs ends with the very same value.
+A seat's view is the engine's ``game.view(seat)`` (which already hides the other hands) plus what the
+room adds at the table: who is on auto (``auto``: "dropout" when our bot plays for a dropped player,
+"player" when the player turned auto-play on), the turn timer's deadlines (unix seconds; ``deadline``
+is the one of the seat to act now), and this seat's own auto-play interval. It is normalized to
+exactly what msgpack carries (tuples become lists), so a client rebuilding the view from a snapshot
+plus diffs ends with the very same value.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine import Game
+
+from .autopilot import auto_marks
 from .codec import decode, encode
 
 View = dict[str, Any]
 EMPTY_VIEW: View = {}
 
 
-def view_for(game: Any | None, seat: int | None) -> View:
-    """``game.view(seat)`` as msgpack sees it; spectators (seat None) get ``game.view(None)``."""
+def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
+    """What ``seat`` (None: a spectator) sees of the room's game now; ``{}`` before the game starts."""
     if game is None:
         return {}
-    return decode(encode(game.view(seat)))
+    view = game.view(seat)
+    live = room["live"]
+    deadlines = [None if d is None else round(d, 3) for d in live["deadlines"]]
+    pending = view["pending"]
+    view["auto"] = auto_marks(room)
+    view["deadlines"] = deadlines
+    view["deadline"] = max((deadlines[s] for s in pending if deadlines[s] is not None), default=None)
+    view["autoplay"] = None if seat is None else live["autoplay"][seat]
+    return decode(encode(view))

@@ -155,3 +155,43 @@ async def seated_room(
         # settle: everyone has seen every human connected (presence travels through pub/sub)
         await c.wait(lambda c=c: c.presence is not None and sum(c.presence) == humans)
     return code, clients, tokens
+
+
+async def game_at(store: Any, code: str) -> tuple[int, dict[str, Any], Any]:
+    """The room's version, the room and its game (the stored state keeps no logs: see replayed)."""
+    from server.rooms import load_game
+
+    version, room = await store.load(code)
+    return version, room, load_game(room)
+
+
+async def game_log(store: Any, code: str, upto: int | None = None) -> list[list[Any]]:
+    """The room's game actions from its Redis Stream (the action log), as [seat, action] pairs."""
+    return [[r["seat"], r["action"]] for r in await store.log(code)
+            if r["kind"] == "game" and (upto is None or r["v"] <= upto)]
+
+
+async def replayed(store: Any, code: str, upto: int | None = None) -> Any:
+    """The game rebuilt from its seed and the action log, with its event and action logs."""
+    from engine import Game
+
+    _v, room = await store.load(code)
+    settings = room["settings"]
+    return Game.replay(settings["seed"], settings["rules"], await game_log(store, code, upto))
+
+
+def stored_state(game: Any) -> dict[str, Any]:
+    """The engine state as the server stores it (without the logs)."""
+    from server.rooms import save_game
+
+    room: dict[str, Any] = {}
+    save_game(room, game)
+    return room["game"]
+
+
+LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay")
+
+
+def engine_part(view: dict[str, Any]) -> dict[str, Any]:
+    """A seat's view without what the room adds (auto marks, deadlines): the engine's game.view."""
+    return {k: v for k, v in view.items() if k not in LIVE_KEYS}

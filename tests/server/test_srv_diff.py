@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game
+from server.autopilot import new_live
 from server.codec import decode, encode
 from server.diff import apply, diff, same
 from server.views import view_for
@@ -53,14 +54,17 @@ def test_types_are_told_apart() -> None:
 def _random_views(seed: int, steps: int, seat: int | None) -> list[dict]:
     game = Game.new(seed)
     rng = random.Random(seed)
-    views = [view_for(game, seat)]
+    room = {"seats": [{"kind": "human"}] * 4, "live": new_live(0.0)}
+    views = [view_for(room, game, seat)]
     for _ in range(steps):
         if game.phase == "match_over":
             break
         pending = game.pending_seats()
         actor = rng.choice(pending)
         game.apply(actor, rng.choice(game.legal_actions(actor)))
-        views.append(view_for(game, seat))
+        pend = game.pending_seats()
+        room["live"]["deadlines"] = [1e9 + len(views) if s in pend else None for s in range(4)]
+        views.append(view_for(room, game, seat))
     return views
 
 

@@ -12,6 +12,7 @@ from srv_client import Client, ServerError, seated_room
 
 from engine import Game, classify
 from server import protocol as P
+from server.rooms import load_game
 from server.store import Store
 
 QUIET = 0.15  # how long other clients are watched for stray messages
@@ -25,7 +26,7 @@ class Table:
 
     async def game(self) -> tuple[int, Game]:
         version, room = await self.store.load(self.code)
-        return version, Game.from_dict(room["game"])
+        return version, load_game(room)
 
     async def expect_error(self, seat: int, payload: bytes | str | dict[str, Any], code: str) -> dict:
         """Send from ``seat``; exactly one error with ``code`` comes back; nothing else changes."""

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from srv_client import Client
+from srv_client import Client, game_at, replayed, stored_state
 
 from engine import Game
 from server.codec import decode, encode
@@ -33,11 +33,6 @@ def hands_in(obj: Any) -> list[list[int]]:
     return found
 
 
-async def game_at(store: Store, code: str) -> tuple[int, dict[str, Any], Game]:
-    version, room = await store.load(code)
-    return version, room, Game.from_dict(room["game"])
-
-
 async def test_one_human_three_bots_play_a_full_deal(server, aredis, caplog) -> None:
     caplog.set_level("INFO", logger="guandan")
     store = Store(aredis)
@@ -57,7 +52,7 @@ async def test_one_human_three_bots_play_a_full_deal(server, aredis, caplog) -> 
             break
         if 0 in game.pending_seats():
             await host.wait_version(version)
-            assert host.view == view_for(game, 0)
+            assert host.view == view_for(_room, game, 0)
             await host.request(rng.choice(game.legal_actions(0)))
             acted += 1
         else:
@@ -65,12 +60,14 @@ async def test_one_human_three_bots_play_a_full_deal(server, aredis, caplog) -> 
     version, _room, game = await game_at(store, code)
     assert game.phase in ("deal_over", "match_over"), "the deal did not finish"
     await host.wait_version(version)
-    assert host.view == view_for(game, 0)
+    assert host.view == view_for(_room, game, 0)
     assert host.view["last_result"] is not None
     assert acted > 0 and host.gaps == 0
     # the action log holds the whole deal: bots' and the human's moves, once each, in order
     log = [r for r in await store.log(code) if r["kind"] == "game"]
-    assert [(r["seat"], r["action"]) for r in log] == [(s, a) for s, a in decode(encode(game.actions))]
+    full = await replayed(store, code)
+    assert [(r["seat"], r["action"]) for r in log] == [(s, a) for s, a in decode(encode(full.actions))]
+    assert full.to_dict()["hands"] == game.to_dict()["hands"] and full.phase == game.phase
     assert {r["by"] for r in log} == {"human", "bot"}
     assert any(r.getMessage().startswith(f"deal over code={code}") for r in caplog.records)
     await host.close()
@@ -91,7 +88,7 @@ async def test_four_clients_join_by_code_and_play_a_whole_deal(server, aredis) -
         version, _room, game = await game_at(store, code)
         for seat, c in enumerate(clients):
             await c.wait_version(version)
-            assert c.view == view_for(game, seat), f"seat {seat} rebuilt a different view at v{version}"
+            assert c.view == view_for(_room, game, seat), f"seat {seat} rebuilt another view at v{version}"
         if game.phase in ("deal_over", "match_over"):
             break
         seat = game.pending_seats()[0]
@@ -101,9 +98,9 @@ async def test_four_clients_join_by_code_and_play_a_whole_deal(server, aredis) -
     # every view each seat ever held equals the engine's view at that version
     for seat, c in enumerate(clients):
         assert c.gaps == 0
-        assert c.history[-1][1] == view_for(game, seat)
+        assert c.history[-1][1] == view_for(_room, game, seat)
     # no frame to a seat ever holds another seat's unplayed cards
-    full = Game.from_dict((await store.load(code))[1]["game"])
+    full = game
     replay = Game.new(full.seed, full.rules)
     hands_by_version: dict[int, list[list[int]]] = {}
     log = await store.log(code)
@@ -153,7 +150,7 @@ async def test_two_processes_share_a_room_through_redis(start_server, aredis) ->
         if mine:
             seat = mine[0]
             await clients[seat].wait_version(version)
-            assert clients[seat].view == view_for(game, seat)
+            assert clients[seat].view == view_for(_room, game, seat)
             await clients[seat].request(rng.choice(game.legal_actions(seat)))
         else:
             await asyncio.sleep(0.005)
@@ -161,12 +158,12 @@ async def test_two_processes_share_a_room_through_redis(start_server, aredis) ->
     assert game.phase in ("deal_over", "match_over")
     for seat, c in [(0, host), (2, guest), (None, watcher)]:
         await c.wait_version(version)
-        assert c.view == view_for(game, seat) and c.gaps == 0
+        assert c.view == view_for(_room, game, seat) and c.gaps == 0
     log = await store.log(code)
     assert [r["v"] for r in log] == list(range(1, version + 1))
-    game_log = [[r["seat"], r["action"]] for r in log if r["kind"] == "game"]
-    assert game_log == decode(encode(game.actions))
-    assert Game.replay(game.seed, game.rules, game_log) == game
+    actions = [[r["seat"], r["action"]] for r in log if r["kind"] == "game"]
+    again = Game.replay(game.seed, game.rules, actions)
+    assert stored_state(again) == stored_state(game)
     procs = {r["proc"] for r in log if r["kind"] == "game" and r["by"] == "bot"}
     assert procs <= {a.app.proc_id, b.app.proc_id}
     for c in (host, guest, watcher):

@@ -8,11 +8,12 @@ import random
 import signal
 
 import pytest
-from srv_client import Client, free_port, seated_room
+from srv_client import Client, engine_part, free_port, game_log, replayed, seated_room, stored_state
 from srv_procs import start_server_process, stop_process
 
 from engine import Game
 from server.codec import decode, encode
+from server.rooms import load_game
 from server.store import Store
 from server.views import view_for
 
@@ -24,16 +25,16 @@ async def _drive(store: Store, code: str, clients: dict[int, Client], rng: rando
     """Humans act from the engine's legal actions whenever it is their turn; bots act by themselves."""
     for _ in range(5000):
         version, room = await store.load(code)
-        game = Game.from_dict(room["game"])
+        game = load_game(room)
         if game.phase in ("deal_over", "match_over"):
             return game
-        if until_actions is not None and len(game.actions) >= until_actions:
+        if until_actions is not None and len(await game_log(store, code)) >= until_actions:
             return game
         mine = [s for s in game.pending_seats() if s in clients]
         if mine:
             seat = mine[0]
             await clients[seat].wait_version(version)
-            assert clients[seat].view == view_for(game, seat)
+            assert clients[seat].view == view_for(room, game, seat)
             await clients[seat].request(rng.choice(game.legal_actions(seat)))
         else:
             await asyncio.sleep(0.01)
@@ -55,8 +56,8 @@ async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_pa
     for c in clients:
         await asyncio.wait_for(c.reader, 10)  # every connection dropped with the process
     version, room = await store.load(code)
-    game = Game.from_dict(room["game"])
-    assert game.phase == "play" and len(game.actions) >= 25
+    game = load_game(room)
+    assert game.phase == "play" and len(await game_log(store, code)) >= 25
 
     second = start_server_process(args, tmp_path / "server2.log", port)
     try:
@@ -69,25 +70,24 @@ async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_pa
             snap = next(m for m in c.messages if m["type"] == "snapshot")
             assert snap["version"] >= version and snap["seat"] == seat
             # the same hand: the seat's hand when the server died, or as replayed to the snapshot
-            log = await store.log(code)
-            upto = [(r["seat"], r["action"]) for r in log
-                    if r["kind"] == "game" and r["v"] <= snap["version"]]
-            assert snap["view"] == view_for(Game.replay(game.seed, game.rules, upto), seat)
+            at_snapshot = await replayed(store, code, upto=snap["version"])
+            assert engine_part(snap["view"]) == engine_part(view_for(room, at_snapshot, seat))
             if snap["version"] == version:
                 assert snap["view"]["hand"] == game.hand(seat)
             resumed[seat] = c
         final = await _drive(store, code, resumed, rng)
         assert final.phase in ("deal_over", "match_over")
-        final_version, _ = await store.load(code)
+        final_version, final_room = await store.load(code)
         for seat, c in resumed.items():
             await c.wait_version(final_version)
-            assert c.view == view_for(final, seat) and c.gaps == 0
+            assert c.view == view_for(final_room, final, seat) and c.gaps == 0
         # the action log holds every action exactly once, in order
         log = await store.log(code)
         assert [r["v"] for r in log] == list(range(1, final_version + 1))
-        game_log = [[r["seat"], r["action"]] for r in log if r["kind"] == "game"]
-        assert game_log == decode(encode(final.actions))
-        assert Game.replay(final.seed, final.rules, game_log) == final
+        actions = [[r["seat"], r["action"]] for r in log if r["kind"] == "game"]
+        again = Game.replay(final.seed, final.rules, actions)
+        assert decode(encode(again.actions)) == actions  # each action once, as the engine logged it
+        assert stored_state(again) == stored_state(final)
         assert {r["by"] for r in log if r["kind"] == "game"} == {"human", "bot"}
         for c in resumed.values():
             await c.close()

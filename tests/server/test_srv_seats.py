@@ -8,8 +8,7 @@ import random
 import pytest
 from srv_client import Client, ServerError, seated_room
 
-from engine import Game
-from server.rooms import hash_token
+from server.rooms import hash_token, load_game
 from server.store import Store
 from server.views import view_for
 
@@ -17,7 +16,7 @@ from server.views import view_for
 async def _play_some(store: Store, code: str, clients: list[Client], n: int, rng: random.Random) -> None:
     for _ in range(n):
         _v, room = await store.load(code)
-        game = Game.from_dict(room["game"])
+        game = load_game(room)
         seat = game.pending_seats()[0]
         await clients[seat].request(rng.choice(game.legal_actions(seat)))
 
@@ -36,11 +35,15 @@ async def test_resume_mid_deal_gives_the_same_seat_and_hand(server, aredis) -> N
     again = await Client.open(server.url)
     res = await again.request({"type": "resume", "code": code, "token": tokens[2]})
     assert res == {"code": code, "seat": 2}
-    await again.wait(lambda: again.version == version)
+    await again.wait(lambda: again.version is not None)
     snap = next(m for m in again.messages if m["type"] == "snapshot")
-    assert snap["seat"] == 2 and snap["view"]["hand"] == hand_before
-    assert again.view == clients[0].view | {"seat": 2, "hand": hand_before,
+    assert snap["seat"] == 2 and snap["view"]["hand"] == hand_before and snap["version"] >= version
+    latest, _room = await store.load(code)  # the drop and the return were changes of the room too
+    await again.wait_version(latest)
+    await clients[0].wait_version(latest)
+    assert again.view == clients[0].view | {"seat": 2, "hand": hand_before, "autoplay": None,
                                             "return_choices": again.view["return_choices"]}
+    assert again.view["auto"] == [None] * 4
     # and play goes on from the resumed connection
     clients[2] = again
     await _play_some(store, code, clients, 8, random.Random(2))
@@ -129,7 +132,7 @@ async def test_lobby_host_controls_bots_and_start(server) -> None:
 async def test_suggest_returns_a_legal_action(server, aredis) -> None:
     code, clients, _ = await seated_room(server.url, seed=3)
     _v, room = await Store(aredis).load(code)
-    game = Game.from_dict(room["game"])
+    game = load_game(room)
     seat = game.turn
     res = await clients[seat].request({"type": "suggest"})
     assert res["reason"]
@@ -200,6 +203,6 @@ async def test_a_client_that_sees_a_gap_resyncs(server, aredis) -> None:
     await watcher.wait(lambda: sum(m["type"] == "snapshot" for m in watcher.messages) == snapshots + 1)
     version, room = await store.load(code)
     assert watcher.version == version
-    assert watcher.view == view_for(Game.from_dict(room["game"]), 3)
+    assert watcher.view == view_for(room, load_game(room), 3)
     for c in clients:
         await c.close()

@@ -1,0 +1,166 @@
+"""Who acts for a seat when its player does not, and when: bots, auto-play, dropout takeover, timers.
+
+Pure functions over the stored room (no I/O, no clock of their own: ``now`` is passed in), so every
+server process computes the same plan from the same version, and the plan can be tested on its own.
+The scheduler (scheduler.py) only has to run ``plan(room, game)`` at the time it names.
+
+A room's ``live`` part (see rooms.py) holds what the plan needs besides the game:
+
+- ``changed``: when the room last changed (the pace of bots and auto-play counts from it);
+- ``autoplay[seat]``: the interval a player chose for auto-play (托管), or None;
+- ``gone[seat]``: since when a human (or AI) seat has had no connection, or None;
+- ``away[seat]``: the grace period after ``gone`` ran out: our bot plays for the seat until it returns;
+- ``deadlines[seat]``: the turn timer's deadline (unix time) of a seat that owes an action, or None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Game
+
+SEATS = range(4)
+AUTO_INTERVALS = (0.3, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0)
+DEFAULT_GRACE = 15.0
+DEFAULT_AI_TIMEOUT = 10.0
+DEFAULT_RETURN_TIMER = 20.0
+
+# Why a step happens; every step but GRACE is an action taken by our bot for the seat.
+BOT = "bot"  # a bot seat
+AUTOPLAY = "autoplay"  # the player turned auto-play on
+AWAY = "away"  # the player dropped out and the grace period is over
+TIMER = "timer"  # the turn timer ran out
+AI_FALLBACK = "ai_fallback"  # an external AI seat did not answer in time (or is not connected)
+GRACE = "grace"  # a dropped player's grace period is over: the seat goes on auto (no action)
+NEXT_DEAL = "next_deal"  # a table without people, or a timed table, starts the next deal by itself
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The next thing the server does for a room by itself: at ``due`` (unix time), for ``seat``."""
+
+    due: float
+    seat: int
+    why: str
+
+
+def new_live(now: float) -> dict[str, Any]:
+    return {"changed": now, "autoplay": [None] * 4, "gone": [None] * 4, "away": [False] * 4,
+            "deadlines": [None] * 4}
+
+
+def _kind(room: dict[str, Any], seat: int) -> str:
+    return room["seats"][seat]["kind"]
+
+
+def _timer_for(settings: dict[str, Any], phase: str) -> float | None:
+    if phase == "play":
+        return settings.get("turn_timer")
+    if phase == "return":
+        timer = settings.get("return_timer")
+        if timer is None and settings.get("turn_timer"):
+            return DEFAULT_RETURN_TIMER
+        return timer
+    return None
+
+
+def controller(room: dict[str, Any], seat: int) -> str | None:
+    """Who plays ``seat`` right now when it is not its player: BOT, AUTOPLAY, AWAY, or None (the player)."""
+    kind = _kind(room, seat)
+    if kind == "bot":
+        return BOT
+    if kind != "human":
+        return None
+    live = room["live"]
+    if live["away"][seat]:
+        return AWAY
+    if live["autoplay"][seat] is not None:
+        return AUTOPLAY
+    return None
+
+
+def auto_marks(room: dict[str, Any]) -> list[str | None]:
+    """What every seat sees about the others: "dropout" (our bot plays for a dropped player), "player"
+    (the player turned auto-play on), or None."""
+    marks: list[str | None] = []
+    for seat in SEATS:
+        who = controller(room, seat)
+        marks.append("dropout" if who == AWAY else "player" if who == AUTOPLAY else None)
+    return marks
+
+
+def stamp(room: dict[str, Any], game: Game | None, before: list[int], now: float) -> None:
+    """After a change: note the time and give every newly pending human seat its turn deadline.
+
+    ``before`` lists the seats that were pending before the change; a tribute receiver still owing its
+    return keeps the deadline it had.
+    """
+    live = room["live"]
+    live["changed"] = now
+    deadlines = live["deadlines"]
+    if game is None or room["status"] != "playing":
+        live["deadlines"] = [None] * 4
+        return
+    timer = _timer_for(room["settings"], game.phase)
+    pending = set(game.pending_seats()) if game.phase in ("play", "return") else set()
+    for seat in SEATS:
+        if seat not in pending or timer is None or _kind(room, seat) != "human":
+            deadlines[seat] = None
+        elif not (game.phase == "return" and seat in before and deadlines[seat] is not None):
+            deadlines[seat] = now + timer
+
+
+def plan(room: dict[str, Any], game: Game | None) -> Step | None:
+    """The earliest thing the server must do for the room by itself, or None (waiting for people)."""
+    if room["status"] != "playing" or game is None or game.phase == "match_over":
+        return None
+    live = room["live"]
+    settings = room["settings"]
+    changed = live["changed"]
+    steps: list[Step] = []
+    for seat in SEATS:  # dropped players go on auto after the grace period, whether or not it is their turn
+        if _kind(room, seat) == "human" and live["gone"][seat] is not None and not live["away"][seat]:
+            steps.append(Step(live["gone"][seat] + settings.get("grace", DEFAULT_GRACE), seat, GRACE))
+    if game.phase == "deal_over":
+        kinds = [_kind(room, s) for s in SEATS]
+        if "human" not in kinds:
+            first = next(s for s in SEATS if kinds[s] == "bot") if "bot" in kinds else 0
+            steps.append(Step(changed + settings["bot_delay"], first, NEXT_DEAL))
+        elif settings.get("turn_timer"):
+            seat = next(s for s in SEATS if kinds[s] == "human")
+            steps.append(Step(changed + settings["turn_timer"], seat, NEXT_DEAL))
+    else:
+        for seat in game.pending_seats():
+            step = _seat_step(room, seat, changed)
+            if step is not None:
+                steps.append(step)
+    return min(steps, key=lambda s: (s.due, s.seat)) if steps else None
+
+
+def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
+    settings = room["settings"]
+    live = room["live"]
+    kind = _kind(room, seat)
+    if kind == "bot":
+        return Step(changed + settings["bot_delay"], seat, BOT)
+    if kind == "ai":
+        if live["gone"][seat] is not None:  # not connected: our bot plays its turns
+            return Step(changed + settings["bot_delay"], seat, AI_FALLBACK)
+        return Step(changed + settings.get("ai_timeout", DEFAULT_AI_TIMEOUT), seat, AI_FALLBACK)
+    who = controller(room, seat)
+    if who == AWAY:
+        return Step(changed + settings["bot_delay"], seat, AWAY)
+    if who == AUTOPLAY:
+        return Step(changed + live["autoplay"][seat], seat, AUTOPLAY)
+    deadline = live["deadlines"][seat]
+    if deadline is not None:
+        return Step(deadline, seat, TIMER)
+    return None
+
+
+__all__ = [
+    "Step", "plan", "stamp", "new_live", "controller", "auto_marks", "AUTO_INTERVALS",
+    "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL",
+    "DEFAULT_GRACE", "DEFAULT_AI_TIMEOUT", "DEFAULT_RETURN_TIMER",
+]

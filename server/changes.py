@@ -1,0 +1,163 @@
+"""Every change to a stored room, as a function of the room dict: it changes the room in place and
+returns a ``Change`` (the log record, the result for the ack, the game it built), or raises and leaves
+the room as it was. No I/O: the server loads, calls one of these and commits (GameServer.mutate), and
+retries on a lost race by calling it again on the fresh room.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from typing import Any, NamedTuple
+
+from engine import Game, IllegalAction
+
+from . import autopilot as ap
+from . import rooms
+from .bots import choose_action, random_action
+
+log = logging.getLogger("guandan.server")
+
+Room = dict[str, Any]
+
+
+class Change(NamedTuple):
+    """What a room mutation did: its log record, the result for the ack, and the game it built."""
+
+    record: dict[str, Any]
+    result: dict[str, Any]
+    game: Game | None
+
+
+class NothingToDo(Exception):
+    """The step is no longer due (a player or another process acted first): look again."""
+
+
+class ChangeError(Exception):
+    """A request that cannot change the room now (not a room rule or a game rule)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def game_of(room: Room) -> Game:
+    game = rooms.load_game(room)
+    if room["status"] != "playing" or game is None:
+        raise ChangeError("not_started", "the game has not started")
+    return game
+
+
+def game_action(room: Room, seat: int, action: dict[str, Any], by: str, game: Game | None = None) -> Change:
+    """Apply one game action through the engine (IllegalAction: nothing changes). The turn that
+    follows begins now: the pace of bots, auto-play and timers counts from here."""
+    if game is None:
+        game = game_of(room)
+    before = game.pending_seats()
+    phase = game.phase
+    events = game.apply(seat, action)
+    rooms.save_game(room, game)
+    ap.stamp(room, game, before, time.time())
+    if game.phase != phase and game.phase in ("deal_over", "match_over"):
+        log.info("%s code=%s deal=%s result=%s", game.phase.replace("_", " "), room["code"], game.deal,
+                 game.last_result)
+    logged = game.actions[-1][1]  # the engine's normalized action (interpretation named)
+    return Change({"kind": "game", "seat": seat, "action": logged, "by": by}, {"events": events}, game)
+
+
+def start_game(room: Room, by_seat: int | None, connected: list[bool], seed: int, now: float) -> Change:
+    """The host starts the match; seats whose player is not connected yet count as gone from now."""
+    rooms.check_startable(room, by_seat)
+    settings = room["settings"]
+    if settings["seed"] is None:
+        settings["seed"] = seed
+    game = Game.new(settings["seed"], settings["rules"])
+    rooms.save_game(room, game)
+    room["status"] = "playing"
+    live = room["live"] = ap.new_live(now)
+    for seat in ap.SEATS:
+        if rooms.connected_kind(room, seat) and not connected[seat]:
+            live["gone"][seat] = now
+    ap.stamp(room, game, [], now)
+    return Change({"kind": "room", "type": "start", "seed": settings["seed"]}, {}, game)
+
+
+def seat_gone(room: Room, seat: int, now: float) -> Change:
+    """A seat's last connection closed: the grace period of the dropout takeover starts."""
+    live = room["live"]
+    if room["status"] != "playing" or not rooms.connected_kind(room, seat) or live["gone"][seat] is not None:
+        raise NothingToDo
+    live["gone"][seat] = now
+    return Change({"kind": "live", "type": "gone", "seat": seat}, {}, None)
+
+
+def seat_back(room: Room, seat: int) -> Change:
+    """A player (or AI) is connected again: control returns to them at once."""
+    live = room["live"]
+    if live["gone"][seat] is None and not live["away"][seat]:
+        raise NothingToDo
+    live["gone"][seat] = None
+    live["away"][seat] = False
+    return Change({"kind": "live", "type": "back", "seat": seat}, {}, None)
+
+
+def set_autoplay(room: Room, seat: int, interval: float | None) -> Change:
+    if room["status"] != "playing":
+        raise ChangeError("not_started", "auto-play is for a game under way")
+    room["live"]["autoplay"][seat] = interval
+    return Change({"kind": "live", "type": "autoplay", "seat": seat, "interval": interval},
+                  {"autoplay": interval}, None)
+
+
+def take_step(room: Room, step: ap.Step, connected: bool, now: float) -> Change:
+    """Do ``step`` if it is still what the room's plan says is due now (else NothingToDo)."""
+    game = rooms.load_game(room)
+    current = ap.plan(room, game)
+    if current is None or (current.seat, current.why) != (step.seat, step.why) or current.due > now:
+        raise NothingToDo
+    seat = step.seat
+    if step.why == ap.GRACE:
+        live = room["live"]
+        if connected:  # the player came back on a connection we had not heard of yet
+            live["gone"][seat] = None
+            return Change({"kind": "live", "type": "back", "seat": seat}, {}, None)
+        live["away"][seat] = True
+        log.info("seat on auto after the grace period code=%s seat=%d", room["code"], seat)
+        return Change({"kind": "live", "type": "away", "seat": seat}, {}, None)
+    assert game is not None
+    if step.why == ap.NEXT_DEAL:
+        return game_action(room, seat, {"type": "next_deal"}, step.why, game)
+    return bot_action(room, game, seat, step.why)
+
+
+def bot_action(room: Room, game: Game, seat: int, by: str) -> Change:
+    """Our bot acts for ``seat``; a bot mistake falls back to a random legal action, never a stall."""
+    seed = f"{room['code']}:{game.deal}:{len(game.played)}:{game.phase}:{seat}"
+    try:
+        return game_action(room, seat, choose_action(room, game, seat, seed), by, game)
+    except IllegalAction as exc:
+        log.error("bot move refused code=%s seat=%d: %s; playing a random legal move", room["code"], seat,
+                  exc)
+        return game_action(room, seat, random_action(game, seat, seed), by, game)
+
+
+def turn_key(game: Game, seat: int) -> tuple[Any, ...]:
+    """What must be unchanged for an answer to a question asked at this state to still apply."""
+    pending = game.pending_seats()
+    return (game.deal, game.phase, seat in pending, game.turn, len(game.played), len(game.trick))
+
+
+def answer(room: Room, seat: int, key: tuple[Any, ...], action: dict[str, Any] | None, by: str) -> Change:
+    """An external AI's answer to the question asked at ``key``; None: our bot answers instead."""
+    game = game_of(room)
+    if turn_key(game, seat) != key:
+        raise NothingToDo  # too late: the turn moved on (our bot played it)
+    if action is None:
+        return bot_action(room, game, seat, by)
+    return game_action(room, seat, action, by, game)
+
+
+def new_seed() -> int:
+    return random.SystemRandom().getrandbits(62)

@@ -1,0 +1,147 @@
+"""When to act for rooms by themselves, across every server process on one Redis.
+
+The plan of what to do and when is pure (autopilot.py) and its time is stored with each commit in
+Redis's ``due`` sorted set (store.py), so it survives any process. Every process:
+
+- arms a local timer for the rooms it just changed (the fast path: a bot answers at once);
+- polls the ``due`` set a few times a second, so rooms whose process died, or that nobody here has
+  touched, are still served;
+- takes a due room with ``Store.take_due`` before working on it (one process at a time; the lease runs
+  out if that process dies), and the compare-and-set of every commit makes each move happen once;
+- beats its heartbeat, and buries processes whose heartbeat ran out (their seats' players count as
+  gone, so the dropout takeover starts for them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from redis.exceptions import RedisError
+
+from .store import Store
+
+log = logging.getLogger("guandan.scheduler")
+
+
+class Scheduler:
+    """Runs ``drive(code)`` for due rooms; ``bury(proc_id, codes)`` for dead processes' rooms."""
+
+    def __init__(
+        self,
+        store: Store,
+        proc_id: str,
+        drive: Callable[[str], Awaitable[None]],
+        bury: Callable[[str, list[str]], Awaitable[None]],
+        *,
+        heartbeat: float = 1.0,
+        poll: float = 0.25,
+        lease: float = 10.0,
+    ) -> None:
+        self.store = store
+        self.proc_id = proc_id
+        self._drive = drive
+        self._bury = bury
+        self.heartbeat = heartbeat
+        self.poll = poll
+        self.lease = lease
+        self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        await self.store.heartbeat(self.proc_id, self.heartbeat * 3)
+        self._tasks = [
+            asyncio.create_task(self._poll_loop(), name="due-poll"),
+            asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
+        ]
+
+    async def close(self) -> None:
+        for _, handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        tasks = [*self._tasks, *self._running.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ---- local timers ---------------------------------------------------------------------------
+
+    def arm(self, code: str, due: float | None) -> None:
+        """Drive ``code`` here at ``due`` (unix time), unless an earlier local timer is set."""
+        if due is None:
+            return
+        delay = due - time.time()
+        if delay <= 0:
+            self.kick(code)
+            return
+        armed = self._timers.get(code)
+        if armed is not None and armed[0] <= due:
+            return
+        if armed is not None:
+            armed[1].cancel()
+        handle = asyncio.get_running_loop().call_later(delay, self._fire, code, due)
+        self._timers[code] = (due, handle)
+
+    def _fire(self, code: str, due: float) -> None:
+        armed = self._timers.get(code)
+        if armed is not None and armed[0] == due:
+            del self._timers[code]
+        self.kick(code)
+
+    def kick(self, code: str) -> None:
+        """Try to take and drive the room now (once at a time per room in this process)."""
+        task = self._running.get(code)
+        if task is not None and not task.done():
+            self._again.add(code)
+            return
+        self._running[code] = asyncio.create_task(self._run(code), name=f"drive-{code}")
+
+    async def _run(self, code: str) -> None:
+        try:
+            while True:
+                self._again.discard(code)
+                if await self.store.take_due(code, time.time(), self.lease):
+                    await self._drive(code)
+                if code not in self._again:
+                    return
+        except RedisError as exc:
+            log.warning("could not drive room code=%s: %s", code, exc)
+        except Exception:
+            log.exception("driving room code=%s failed", code)
+        finally:
+            if self._running.get(code) is asyncio.current_task():
+                del self._running[code]
+
+    # ---- background loops -----------------------------------------------------------------------
+
+    async def _poll_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                for code in await self.store.due_rooms(time.time()):
+                    self.kick(code)
+            except RedisError as exc:
+                log.warning("due poll failed: %s", exc)
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                await self.store.heartbeat(self.proc_id, self.heartbeat * 3)
+                for dead in await self.store.dead_procs():
+                    codes = await self.store.bury(dead)
+                    if codes is None:
+                        continue  # another process took this one
+                    log.info("server process gone proc=%s rooms=%s", dead, ",".join(codes) or "-")
+                    await self._bury(dead, codes)
+            except RedisError as exc:
+                log.warning("heartbeat failed: %s", exc)
+            except Exception:
+                log.exception("burying a dead process failed")

@@ -1,0 +1,143 @@
+"""Live play (issue 6, Must show 1): dropout takeover, turn timers and auto-play, on a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+from srv_client import Client, game_at, replayed, seated_room
+
+from server.store import Store
+
+pytestmark = pytest.mark.slow
+
+
+async def act_until(store: Store, code: str, clients: dict[int, Client], rng: random.Random, done,
+                    timeout: float = 30.0) -> None:
+    """Seats in ``clients`` play random legal actions until ``done(room, game)`` holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        version, room, game = await game_at(store, code)
+        if done(room, game):
+            return
+        mine = [s for s in game.pending_seats() if s in clients]
+        if mine and game.phase in ("play", "return"):
+            seat = mine[0]
+            await clients[seat].wait_version(version)
+            try:
+                await clients[seat].request(rng.choice(game.legal_actions(seat)))
+            except Exception:  # the room moved on between our read and our action
+                pass
+        else:
+            await asyncio.sleep(0.01)
+    raise AssertionError("the condition was not reached in time")
+
+
+def following(seat: int):
+    """It is ``seat``'s turn in the middle of a trick (there is a play to beat)."""
+    return lambda room, game: game.phase == "play" and game.turn == seat and game.top_play() is not None
+
+
+async def records_by(store: Store, code: str, by: str) -> list[dict]:
+    return [r for r in await store.log(code) if r["kind"] == "game" and r.get("by") == by]
+
+
+async def test_a_dropped_player_is_played_for_after_the_grace_period_and_gets_the_seat_back(server, aredis):
+    store = Store(aredis)
+    code, clients, tokens = await seated_room(server.url, humans=2, bots=[2, 3], seed=21, grace=0.6)
+    rng = random.Random(1)
+    await act_until(store, code, {0: clients[0], 1: clients[1]}, rng, following(1))
+    dropped_at = time.time()
+    await clients[1].close()  # seat 1 drops in the middle of a trick, on its turn
+    host = clients[0]
+    # everyone sees that seat 1 is on auto once the grace period is over ...
+    await host.wait(lambda: host.view["auto"][1] == "dropout", timeout=10)
+    assert time.time() - dropped_at >= 0.6
+    # ... and our bot plays seat 1's turns meanwhile (it was seat 1's turn when it dropped)
+    for _ in range(400):
+        away = [r for r in await records_by(store, code, "away") if r["seat"] == 1]
+        if away:
+            break
+        await asyncio.sleep(0.02)
+    assert away, "no bot move for the dropped seat"
+    assert away[0]["ts"] - dropped_at >= 0.6
+    # the player comes back: control returns at once, and everyone sees it
+    back = await Client.open(server.url)
+    assert (await back.request({"type": "resume", "code": code, "token": tokens[1]}))["seat"] == 1
+    await host.wait(lambda: host.view["auto"][1] is None, timeout=10)
+    await back.wait(lambda: back.view is not None and back.view["auto"][1] is None)
+    moves_while_away = len(await records_by(store, code, "away"))
+    # seat 1 waits for its player again: bring the game to seat 1's turn and leave it there
+    await act_until(store, code, {0: host}, rng,
+                    lambda room, game: game.phase != "play" or game.turn == 1, timeout=30)
+    await asyncio.sleep(1.0)
+    version, _room, game = await game_at(store, code)
+    if game.phase == "play":
+        assert game.turn == 1, "nobody played for the returned player"
+    assert len(await records_by(store, code, "away")) == moves_while_away
+    for c in (host, back):
+        await c.close()
+
+
+async def test_a_turn_timer_expiry_makes_the_bot_act(server, aredis):
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=5, turn_timer=0.5)
+    host = clients[0]
+    await host.wait(lambda: host.view and host.view["turn"] == 0 and host.view["deadline"] is not None)
+    deadline = host.view["deadline"]
+    assert host.view["deadlines"][0] == deadline and 0 < deadline - time.time() <= 0.5 + 0.1
+    # the host does nothing: when the deadline passes, our bot acts for seat 0
+    await host.wait(lambda: host.view["counts"][0] < 27, timeout=10)
+    timed = await records_by(store, code, "timer")
+    assert timed and timed[0]["seat"] == 0 and timed[0]["ts"] >= deadline - 0.01
+    assert all(r["seat"] == 0 for r in timed)  # only people's seats have timers
+    await host.close()
+
+
+async def test_auto_play_keeps_its_interval_and_stops_when_turned_off(server, aredis):
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=8)
+    host = clients[0]
+    res = await host.request({"type": "auto", "on": True, "interval": 0.3})
+    assert res["autoplay"] == 0.3
+    await host.wait(lambda: host.view["autoplay"] == 0.3 and host.view["auto"][0] == "player")
+    for _ in range(500):
+        if len(await records_by(store, code, "autoplay")) >= 4:
+            break
+        await asyncio.sleep(0.05)
+    log = await store.log(code)
+    auto = [r for r in log if r.get("by") == "autoplay"]
+    assert len(auto) >= 4 and all(r["seat"] == 0 for r in auto)
+    # each auto move came the chosen interval after seat 0's turn began (the game change before it)
+    moves = [r for r in log if r["kind"] == "game" or r.get("type") == "start"]
+    for r in auto:
+        turn_began = max(m["ts"] for m in moves if m["v"] < r["v"])
+        waited = r["ts"] - turn_began
+        assert 0.29 <= waited < 2.0, waited
+    await host.request({"type": "auto", "on": False})
+    await host.wait(lambda: host.view["autoplay"] is None and host.view["auto"][0] is None)
+    stopped = len(await records_by(store, code, "autoplay"))
+    # the bots play on until it is seat 0's turn again; then the table waits for the player
+    for _ in range(400):
+        _v, _room, game = await game_at(store, code)
+        if game.phase != "play" or game.turn == 0:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.8)
+    assert len(await records_by(store, code, "autoplay")) == stopped
+    _v, _room, game = await game_at(store, code)
+    assert game.phase != "play" or game.turn == 0
+    # every action in the log is legal in order: the engine replays it
+    await replayed(store, code)
+    await host.close()
+
+
+async def test_auto_play_rejects_an_unknown_interval(server):
+    code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=8)
+    msg_id = await clients[0].send({"type": "auto", "on": True, "interval": 0.7})
+    reply = await clients[0].reply(msg_id)
+    assert reply["type"] == "error" and reply["code"] == "invalid_message" and "0.3" in reply["message"]
+    assert clients[0].view["autoplay"] is None
+    await clients[0].close()

@@ -1,0 +1,111 @@
+"""Issue 6, Must show 2: two server processes on one Redis serve one room; one is killed and the room
+goes on through the other, with timers and takeovers acting exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import time
+
+import pytest
+from srv_client import Client, free_port, game_at, game_log, replayed, stored_state
+from srv_procs import start_server_process, stop_process
+
+from server.store import Store
+from server.views import view_for
+
+pytestmark = pytest.mark.slow
+
+
+async def play(store: Store, code: str, clients: dict[int, Client], rng: random.Random, until,
+               idle: frozenset[int] = frozenset(), timeout: float = 120.0) -> None:
+    """Seats in ``clients`` act from the engine's legal actions (seats in ``idle`` never do: their
+    timers act for them) until ``until(game)``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        version, room, game = await game_at(store, code)
+        if until(game):
+            return
+        mine = [s for s in game.pending_seats() if s in clients and s not in idle]
+        if mine:
+            seat = mine[0]
+            await clients[seat].wait_version(version)
+            assert clients[seat].view == view_for(room, game, seat)
+            try:
+                await clients[seat].request(rng.choice(game.legal_actions(seat)))
+            except Exception:  # a timer or a bot acted between our read and our request
+                pass
+        else:
+            await asyncio.sleep(0.01)
+    raise AssertionError("the room did not get there in time")
+
+
+def check_log(log: list[dict]) -> None:
+    """Every version once, in order; every game action legal in order (a double move would not be)."""
+    assert [r["v"] for r in log] == list(range(1, len(log) + 1))
+
+
+async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredis, tmp_path):
+    store = Store(aredis)
+    args = ["--redis-url", redis_url, "--data-dir", str(tmp_path / "data"), "--client-dir", ""]
+    a = start_server_process(args, tmp_path / "a.log", free_port())
+    b = start_server_process(args, tmp_path / "b.log", free_port())
+    try:
+        urls = [a.url, b.url, a.url, b.url]  # seats 0 and 2 on process A, seats 1 and 3 on B
+        clients = [await Client.open(u) for u in urls]
+        res = await clients[0].request({"type": "create", "nickname": "P0", "seed": 31, "bot_delay": 0,
+                                        "turn_timer": 0.4, "grace": 1.0})
+        code = res["code"]
+        for i in (1, 2, 3):
+            await clients[i].request({"type": "join", "code": code, "nickname": f"P{i}"})
+        await clients[0].request({"type": "start"})
+        for c in clients:
+            await c.wait(lambda c=c: c.view)
+        rng = random.Random(9)
+        seats = dict(enumerate(clients))
+        # a whole deal across both processes; seat 3 never acts, so its timer acts for it every turn
+        await play(store, code, seats, rng, lambda g: g.phase in ("deal_over", "match_over"),
+                   idle=frozenset({3}))
+        version, room, game = await game_at(store, code)
+        for seat, c in seats.items():
+            await c.wait_version(version)
+            assert c.view == view_for(room, game, seat) and c.gaps == 0
+        log = await store.log(code)
+        check_log(log)
+        timed = [r for r in log if r.get("by") == "timer"]
+        assert timed and {r["seat"] for r in timed} == {3}
+        assert {r["proc"] for r in log if r["kind"] == "game"} >= {r["proc"] for r in timed}
+        if game.phase == "match_over":
+            return
+        # the next deal starts; process B dies with seats 1 and 3 mid-deal
+        await clients[0].request({"type": "next_deal"})
+        await play(store, code, seats, rng, lambda g: len(g.played) >= 12, idle=frozenset({3}))
+        os.kill(b.proc.pid, signal.SIGKILL)
+        b.proc.wait(10)
+        killed = time.time()
+        survivors = {0: clients[0], 2: clients[2]}
+        await play(store, code, survivors, rng, lambda g: g.phase in ("deal_over", "match_over"))
+        version, room, game = await game_at(store, code)
+        for seat, c in survivors.items():
+            await c.wait_version(version)
+            assert c.view == view_for(room, game, seat) and c.gaps == 0
+        log = await store.log(code)
+        check_log(log)
+        after = [r for r in log if r["ts"] > killed]
+        # the dead process's seats went on auto (its heartbeat ran out, then the grace period) ...
+        assert {r["seat"] for r in after if r.get("type") == "away"} == {1, 3}
+        # ... and every automatic move since came from the live process, once each
+        welcome = next(m for m in clients[0].messages if m["type"] == "welcome")
+        a_proc = welcome["server"].split("/", 1)[1]
+        auto = [r for r in after if r["kind"] == "game" and r["by"] != "human"]
+        assert auto and {r["proc"] for r in auto} == {a_proc}
+        full = await replayed(store, code)  # every action legal in order: no double move
+        assert stored_state(full) == stored_state(game)
+        assert len(await game_log(store, code)) == len(full.actions)
+        for c in survivors.values():
+            await c.close()
+    finally:
+        for proc in (a, b):
+            stop_process(proc.proc)
