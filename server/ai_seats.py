@@ -5,9 +5,9 @@ table only through protocol messages built from its seat's view (engine/competit
 order the room's changes were committed: every state notice of the room reaches ``update`` through
 Redis pub/sub, whichever process committed it. When the seat owes an action the AI is asked
 (act/play, act/back); a valid answer is committed only if the turn is still the one asked about. If
-the AI is silent past the room's ``ai_timeout``, our bot plays that turn (the scheduler's
-``AI_FALLBACK`` step); an invalid answer makes our bot play at once. Nothing but protocol messages is
-ever sent on this socket: real bots die on an unknown message kind.
+the AI is silent past the room's ``ai_timeout``, or not connected, our bot plays that turn (the
+scheduler's ``AI_FALLBACK`` step); an invalid answer makes our bot play at once. Nothing but protocol
+messages is ever sent on this socket: real bots die on an unknown message kind.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
@@ -37,11 +37,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("guandan.ai")
 Msg = dict[str, Any]
-TRIBUTE_ANSWER_WAIT = 2.0  # act/tribute needs an answer, but the tribute card is chosen by the rules
 
 
 class AiSeat:
-    """One external AI's connection to one seat of one room."""
+    """One external AI's connection to one seat of one room.
+
+    At most one question (act) is open at a time, and it stays open until the AI gives a valid answer
+    to it: the protocol has no request ids, so this is what ties an answer to its question. A late
+    answer closes its question and is dropped if the turn moved on meanwhile; an invalid one makes
+    our bot play that turn at once and the question stays open, as the protocol's "the same request
+    waits for a valid one" says. While a question is open no new one is asked (our bot plays those
+    turns when the AI's time is up), so a slow or stuck AI costs its own turns, never the table's.
+    """
 
     def __init__(self, server: GameServer, ws: ServerConnection, code: str, seat: int, conn_id: str) -> None:
         self.server = server
@@ -50,10 +57,11 @@ class AiSeat:
         self.seat = seat
         self.conn_id = conn_id
         self.inbox: asyncio.Queue[tuple[int, dict[str, Any], dict[str, Any] | None]] = asyncio.Queue()
-        self.answers: asyncio.Queue[str | bytes] = asyncio.Queue()
         self.version = 0
+        self.room: dict[str, Any] | None = None
         self.top: tuple[int, list | None] = (-1, None)  # greaterPos, greaterAction in this trick
-        self.asked: tuple[Any, ...] | None = None
+        self.asked: tuple[Any, ...] | None = None  # the turn the last question was about
+        self.question: Question | None = None  # the open question
         self.over_sent: int | None = None
         self.closed = False
 
@@ -77,41 +85,50 @@ class AiSeat:
     # ---- the conversation -----------------------------------------------------------------------
 
     async def run(self) -> None:
-        reader = asyncio.create_task(self._read(), name=f"ai-read-{self.code}-{self.seat}")
+        """Turn the room's changes into messages, and the AI's answers into actions, until it leaves."""
+        version, room = await self.server.store.load(self.code)
+        self.version, self.room = version, room
+        game = rooms.load_game(room)
+        if game is not None and room["status"] == "playing" and game.phase != "match_over":
+            await self._begin_deal(room, game, joined_late=True)
+            await self._maybe_ask(room, game)
+        answers = self.ws.__aiter__()
+        next_answer: asyncio.Task[Any] = asyncio.ensure_future(answers.__anext__())
+        next_change: asyncio.Task[Any] = asyncio.ensure_future(self.inbox.get())
         try:
-            version, room = await self.server.store.load(self.code)
-            self.version = version
-            game = rooms.load_game(room)
-            if game is not None and room["status"] == "playing" and game.phase != "match_over":
-                await self._begin_deal(room, game, joined_late=True)
-                await self._maybe_ask(room, game)
             while not self.closed:
-                got = asyncio.create_task(self.inbox.get())
-                done, _ = await asyncio.wait({got, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if got not in done:
-                    got.cancel()
-                    break
-                version, room, record = got.result()
-                if version <= self.version:
-                    continue
-                if version > self.version + 1:  # a notice was missed: take its records from the log
-                    for rec in await self.server.store.records(self.code, self.version, version - 1):
-                        await self._process(rec["v"], room, rec, ask=False)
-                await self._process(version, room, record)
+                done, _ = await asyncio.wait({next_answer, next_change}, return_when=asyncio.FIRST_COMPLETED)
+                if next_answer in done:
+                    try:
+                        raw = next_answer.result()
+                    except (StopAsyncIteration, ConnectionClosed):
+                        break
+                    await self._on_answer(raw)
+                    next_answer = asyncio.ensure_future(answers.__anext__())
+                if next_change in done:
+                    await self._on_change(*next_change.result())
+                    next_change = asyncio.ensure_future(self.inbox.get())
         finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await reader
+            for task in (next_answer, next_change):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, ConnectionClosed,
+                                         Exception):
+                    await task
             self.closed = True
 
-    async def _read(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            async for raw in self.ws:
-                self.answers.put_nowait(raw)
+    async def _on_change(self, version: int, room: dict[str, Any], record: dict[str, Any] | None) -> None:
+        if version <= self.version:
+            return
+        if version > self.version + 1:  # a notice was missed: take its records from the log
+            for rec in await self.server.store.records(self.code, self.version, version - 1):
+                await self._process(rec["v"], room, rec)
+        await self._process(version, room, record)
+        game = rooms.load_game(room)
+        if game is not None:
+            await self._maybe_ask(room, game)
 
-    async def _process(self, version: int, room: dict[str, Any], record: dict[str, Any] | None,
-                       ask: bool = True) -> None:
-        self.version = version
+    async def _process(self, version: int, room: dict[str, Any], record: dict[str, Any] | None) -> None:
+        self.version, self.room = version, room
         game = rooms.load_game(room)
         if game is None or record is None:
             return
@@ -119,8 +136,6 @@ class AiSeat:
             await self._begin_deal(room, game)
         elif record["kind"] == "game":
             await self._game_record(room, game, record)
-        if ask:
-            await self._maybe_ask(room, game)
 
     async def _game_record(self, room: dict[str, Any], game: Game, record: dict[str, Any]) -> None:
         action = record["action"]
@@ -162,9 +177,10 @@ class AiSeat:
             await self.send(ct.notify_anti_tribute(refusers(game, tribute)))
         elif gifts:
             for g in gifts:
-                if g["from"] == self.seat:
-                    await self.send(ct.act_tribute(view, g["card"]))
-                    await self._answer(time.monotonic() + TRIBUTE_ANSWER_WAIT, 0)
+                if g["from"] == self.seat and self.question is None:
+                    # the rules choose the card; the AI's answer only closes the question
+                    msg = ct.act_tribute(view, g["card"])
+                    await self._ask(msg, None, [])
             await self.send(ct.notify_tribute(gifts, game.level))
 
     async def _deal_over(self, game: Game) -> None:
@@ -177,8 +193,12 @@ class AiSeat:
             await self.send(ct.game_over(1, 1))
             await self.send(ct.game_result([1 if s % 2 == winner else 0 for s in range(4)], [0, 0, 0, 0]))
 
+    # ---- questions and answers ------------------------------------------------------------------
+
     async def _maybe_ask(self, room: dict[str, Any], game: Game) -> None:
-        """Ask the AI for its action when its seat owes one (once per turn)."""
+        """Ask the AI for its action when its seat owes one (once per turn, one question at a time)."""
+        if self.question is not None:
+            return
         if game.phase == "play" and game.turn == self.seat:
             stage = "play"
         elif game.phase == "return" and self.seat in game.pending_seats():
@@ -201,27 +221,43 @@ class AiSeat:
             gift = next(g for g in game.tribute["gifts"] if g["to"] == self.seat)
             msg, cards = ct.act_back(view, gift["from"], gift["card"])
             choices = [{"type": "return", "card": c} for c in cards]
-        while not self.answers.empty():  # an answer to an earlier question that came too late
-            self.answers.get_nowait()
-        await self.send(msg)
-        timeout = room["settings"].get("ai_timeout") or 10.0
-        deadline = time.monotonic() + max(0.0, room["live"]["changed"] + timeout - time.time())
-        index = await self._answer(deadline, msg["indexRange"])
-        if index is None:
-            return  # silent: the scheduler's fallback plays this turn when the time is up
-        if index < 0:
-            log.warning("AI code=%s seat=%d answered out of range; our bot plays this turn", self.code,
-                        self.seat)
-        action = choices[index] if index >= 0 else None
-        by = "ai" if action is not None else "ai_fallback"
-        await self.server.try_mutate(self.code,
-                                     lambda r: C.answer(r, self.seat, key, action, by))
+        await self._ask(msg, key, choices)
 
-    async def _answer(self, deadline: float, index_range: int) -> int | None:
-        """The index the AI answered; -1 for an invalid answer; None if it said nothing in time."""
-        try:
-            raw = await asyncio.wait_for(self.answers.get(), max(0.0, deadline - time.monotonic()))
-        except TimeoutError:
-            return None
-        index = parse_act_index(raw, index_range)
-        return -1 if index is None else index
+    async def _ask(self, msg: Msg, key: tuple[Any, ...] | None, choices: list[dict[str, Any]]) -> None:
+        self.question = Question(key, choices, msg["indexRange"])
+        await self.send(msg)
+
+    async def _on_answer(self, raw: str | bytes) -> None:
+        question = self.question
+        if question is None:
+            log.warning("AI code=%s seat=%d answered with no question open: %r", self.code, self.seat, raw)
+            return
+        index = parse_act_index(raw, question.index_range)
+        if index is None:
+            log.warning("AI code=%s seat=%d answered %r out of range 0..%d; our bot plays this turn",
+                        self.code, self.seat, raw, question.index_range)
+            if question.key is not None and not question.fallen_back:
+                question.fallen_back = True
+                await self._commit(question.key, None, "ai_fallback")
+            return
+        self.question = None
+        if question.key is not None and not question.fallen_back:
+            await self._commit(question.key, question.choices[index], "ai")
+        if self.room is not None:  # the question was holding back the next one
+            game = rooms.load_game(self.room)
+            if game is not None:
+                await self._maybe_ask(self.room, game)
+
+    async def _commit(self, key: tuple[Any, ...], action: dict[str, Any] | None, by: str) -> None:
+        """Apply the answer (None: our bot's move) if the turn is still the one asked about."""
+        await self.server.try_mutate(self.code, lambda r: C.answer(r, self.seat, key, action, by))
+
+
+@dataclass
+class Question:
+    """An act sent to the AI and not validly answered yet."""
+
+    key: tuple[Any, ...] | None  # the turn it is about (None: act/tribute, whose answer changes nothing)
+    choices: list[dict[str, Any]]
+    index_range: int
+    fallen_back: bool = False  # an invalid answer already made our bot play this turn

@@ -5,6 +5,7 @@ It records every message and checks each one as it arrives, as real bots would c
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Callable
@@ -22,10 +23,13 @@ PASS = ["PASS", "PASS", "PASS"]
 
 
 class ProtocolClient:
-    def __init__(self, name: str, choose: Callable[[dict], int] | None = None, seed: int = 0) -> None:
+    def __init__(self, name: str, choose: Callable[[dict], int] | None = None, seed: int = 0,
+                 delay: float = 0.0, silent: bool = False) -> None:
         self.name = name
         self.rng = random.Random(seed)
         self.choose = choose or (lambda msg: self.rng.randint(0, msg["indexRange"]))
+        self.delay = delay  # seconds before each answer (a slow bot)
+        self.silent = silent  # never answers (a stuck bot)
         self.messages: list[dict] = []
         self.problems: list[str] = []
         self.my_pos: int | None = None
@@ -60,7 +64,9 @@ class ProtocolClient:
                 msg = json.loads(raw)
                 self.messages.append(msg)
                 self.check(msg)
-                if msg["type"] == "act":
+                if msg["type"] == "act" and not self.silent:
+                    if self.delay:
+                        await asyncio.sleep(self.delay)
                     await ws.send(json.dumps({"actIndex": self.choose(msg)}))
                 if msg.get("stage") == "gameResult":
                     return

@@ -1,0 +1,160 @@
+"""Issue 8: external AIs (2020 competition protocol) in rooms with people and our bots.
+
+The AI here is the protocol client written from COMPETITION_PROTOCOL.md alone (tests/competition),
+which checks every message as real bots would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from srv_client import Client, ServerError, game_at, replayed
+from websockets.exceptions import ConnectionClosedError
+
+from engine import legal_plays, parse_cards
+from engine.cards import parse_rank
+from engine.competition import action_of, hand_order, play_of_action
+from server.store import Store
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from competition.protocol_client import PASS, ProtocolClient  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def expected_actions(msg: dict) -> list[list]:
+    """The engine's legal plays for an act/play message, in the official action format."""
+    level = parse_rank(msg["curRank"])
+    hand = parse_cards(msg["handCards"])
+    top = None if msg["greaterAction"] is None else play_of_action(msg["greaterAction"], level)
+    return [action_of(p, level) for p in legal_plays(hand, level, top)]
+
+
+async def ai_room(url: str, humans: tuple[int, ...], ai: int, bots: list[int], **settings) -> tuple:
+    """A room with scripted people at ``humans``, an AI seat and our bots; returns the AI's path too."""
+    people = {s: await Client.open(url) for s in humans}
+    host_seat = humans[0]
+    res = await people[host_seat].request({"type": "create", "nickname": f"P{host_seat}", "seat": host_seat,
+                                           "bots": bots, "ai": [ai], "bot_delay": 0, **settings})
+    code = res["code"]
+    (entry,) = res["ai"]
+    assert entry["seat"] == ai and entry["path"].startswith("/game/")
+    for s in humans[1:]:
+        await people[s].request({"type": "join", "code": code, "nickname": f"P{s}", "seat": s})
+    return code, people, entry["path"]
+
+
+async def people_play(store: Store, code: str, people: dict[int, Client], rng: random.Random, until,
+                      timeout: float) -> None:
+    """The people act from the engine's legal actions (next deal included) until ``until(game)``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        version, _room, game = await game_at(store, code)
+        if until(game):
+            return
+        mine = [s for s in game.pending_seats() if s in people]
+        if mine:
+            seat = mine[0]
+            await people[seat].wait_version(version)
+            try:
+                await people[seat].request(rng.choice(game.legal_actions(seat)))
+            except ServerError:  # someone else acted first (next_deal by the other person)
+                pass
+        else:
+            await asyncio.sleep(0.005)
+    raise AssertionError("the room did not get there in time")
+
+
+async def test_an_ai_seat_plays_a_whole_match_with_two_people_and_a_bot(server, aredis):
+    store = Store(aredis)
+    code, people, path = await ai_room(server.url, humans=(0, 2), ai=1, bots=[3], seed=12, ai_timeout=5)
+    ai = ProtocolClient(path[len("/game/"):], seed=4)
+    ai_task = asyncio.create_task(ai.run(f"ws://127.0.0.1:{server.port}"))
+    await people[0].wait(lambda: people[0].presence and people[0].presence[1])  # the AI is connected
+    assert people[0].room["seats"][1]["kind"] == "ai"  # everyone sees which seat is an AI
+    await people[0].request({"type": "start"})
+    await people_play(store, code, people, random.Random(2), lambda g: g.phase == "match_over", 600)
+    await asyncio.wait_for(ai_task, 30)  # it leaves after gameResult, like the real bots
+    assert ai.problems == [] and ai.my_pos == 1
+    game = await replayed(store, code)
+    kinds = Counter((m["type"], m["stage"]) for m in ai.messages)
+    assert kinds[("notify", "beginning")] == game.deal
+    assert kinds[("notify", "episodeOver")] == game.deal
+    assert kinds[("notify", "gameOver")] == 1 and kinds[("notify", "gameResult")] == 1
+    result = next(m for m in ai.messages if m["stage"] == "gameResult")
+    assert result["victoryNum"] == [1 if s % 2 == game.match_winner else 0 for s in range(4)]
+    acts = [m for m in ai.messages if (m["type"], m["stage"]) == ("act", "play")]
+    assert len(acts) > 20
+    for msg in acts:
+        following = msg["greaterPos"] != -1
+        assert (msg["actionList"][0] == PASS) == following
+        got = msg["actionList"][1:] if following else msg["actionList"]
+        want = expected_actions(msg)
+        assert sorted(map(repr, got)) == sorted(map(repr, want)) and len(got) == len(want)
+        assert msg["handCards"] == hand_order(parse_cards(msg["handCards"]), parse_rank(msg["curRank"]))
+    # every notify/play is one action of the log, in order
+    plays = [m for m in ai.messages if (m["type"], m["stage"]) == ("notify", "play")]
+    moves = [(s, a) for s, a in game.actions if a["type"] in ("play", "pass")]
+    assert [m["curPos"] for m in plays] == [s for s, _ in moves]
+    log = [r for r in await store.log(code) if r["kind"] == "game"]
+    by_ai = [r for r in log if r["seat"] == 1]
+    assert by_ai and {r["by"] for r in by_ai} == {"ai"}  # it answered every turn in time
+    for c in people.values():
+        await c.close()
+
+
+@pytest.mark.parametrize("behaviour", ["silent", "slow", "invalid", "absent", "leaves"])
+async def test_a_bad_ai_never_stalls_the_room(server, aredis, behaviour):
+    store = Store(aredis)
+    code, people, path = await ai_room(server.url, humans=(0,), ai=1, bots=[2, 3], seed=40, ai_timeout=0.3)
+    secret = path[len("/game/"):]
+    ai = None
+    if behaviour != "absent":
+        ai = ProtocolClient(secret, seed=1, silent=behaviour == "silent",
+                            delay=0.6 if behaviour == "slow" else 0.0)
+        if behaviour == "invalid":
+            ai.choose = lambda msg: msg["indexRange"] + 3
+        task = asyncio.create_task(ai.run(f"ws://127.0.0.1:{server.port}"))
+        await people[0].wait(lambda: people[0].presence and people[0].presence[1])
+    await people[0].request({"type": "start"})
+    if behaviour == "leaves":
+        await people_play(store, code, people, random.Random(1), lambda g: len(g.played) >= 10, 60)
+        task.cancel()  # the AI's process dies mid-deal
+        await people[0].wait(lambda: not people[0].presence[1])
+    await people_play(store, code, people, random.Random(1), lambda g: g.phase != "play", 120)
+    log = [r for r in await store.log(code) if r["kind"] == "game" and r["seat"] == 1]
+    assert log, "the AI's seat never played"
+    if behaviour in ("silent", "slow", "invalid", "absent"):
+        assert {r["by"] for r in log} == {"ai_fallback"}  # our bot played each of its turns
+    else:
+        assert {r["by"] for r in log} == {"ai", "ai_fallback"}
+    if ai is not None:
+        assert ai.problems == []
+    await replayed(store, code)  # every action legal, in order
+    for c in people.values():
+        await c.close()
+
+
+async def test_ai_seats_need_the_right_secret_and_the_host(server):
+    code, people, path = await ai_room(server.url, humans=(0, 1), ai=2, bots=[3], seed=1)
+    with pytest.raises(ServerError) as exc:
+        await people[1].request({"type": "add_ai", "seat": 3})
+    assert exc.value.code == "not_host"
+    with pytest.raises(ServerError) as exc:
+        await people[0].request({"type": "add_ai", "seat": 3})
+    assert exc.value.code == "seat_taken"
+    await people[0].request({"type": "remove_bot", "seat": 3})
+    res = await people[0].request({"type": "add_ai", "seat": 3})
+    assert res["seat"] == 3 and res["path"].startswith("/game/") and res["path"] != path
+    wrong = ProtocolClient("not-a-secret")
+    with pytest.raises(ConnectionClosedError):  # closed at once (1008), no message is ever sent
+        await asyncio.wait_for(wrong.run(f"ws://127.0.0.1:{server.port}"), 5)
+    assert wrong.messages == []
+    for c in people.values():
+        await c.close()
