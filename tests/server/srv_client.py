@@ -195,3 +195,30 @@ LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay")
 def engine_part(view: dict[str, Any]) -> dict[str, Any]:
     """A seat's view without what the room adds (auto marks, deadlines): the engine's game.view."""
     return {k: v for k, v in view.items() if k not in LIVE_KEYS}
+
+
+async def play_until(store: Any, code: str, clients: dict[int, Client], rng: Any, until: Any, *,
+                     idle: frozenset[int] = frozenset(), timeout: float = 60.0,
+                     check_views: bool = False) -> tuple[int, dict[str, Any], Any]:
+    """Seats in ``clients`` act from the engine's legal actions (seats in ``idle`` never do) until
+    ``until(game)`` holds; bots, timers and other processes act by themselves meanwhile."""
+    from server.views import view_for
+
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        version, room, game = await game_at(store, code)
+        if until(game):
+            return version, room, game
+        mine = [s for s in game.pending_seats() if s in clients and s not in idle]
+        if not mine:
+            await asyncio.sleep(0.005)
+            continue
+        seat = mine[0]
+        await clients[seat].wait_version(version)
+        if check_views:
+            assert clients[seat].view == view_for(room, game, seat)
+        try:
+            await clients[seat].request(rng.choice(game.legal_actions(seat)))
+        except ServerError:  # a bot, a timer or another process acted between our read and our action
+            pass
+    raise AssertionError("the room did not get there in time")

@@ -9,12 +9,11 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from srv_client import Client, ServerError, game_at, replayed
+from srv_client import Client, ServerError, play_until, replayed
 from websockets.exceptions import ConnectionClosedError
 
 from engine import legal_plays, parse_cards
@@ -50,27 +49,6 @@ async def ai_room(url: str, humans: tuple[int, ...], ai: int, bots: list[int], *
     return code, people, entry["path"]
 
 
-async def people_play(store: Store, code: str, people: dict[int, Client], rng: random.Random, until,
-                      timeout: float) -> None:
-    """The people act from the engine's legal actions (next deal included) until ``until(game)``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        version, _room, game = await game_at(store, code)
-        if until(game):
-            return
-        mine = [s for s in game.pending_seats() if s in people]
-        if mine:
-            seat = mine[0]
-            await people[seat].wait_version(version)
-            try:
-                await people[seat].request(rng.choice(game.legal_actions(seat)))
-            except ServerError:  # someone else acted first (next_deal by the other person)
-                pass
-        else:
-            await asyncio.sleep(0.005)
-    raise AssertionError("the room did not get there in time")
-
-
 async def test_an_ai_seat_plays_a_whole_match_with_two_people_and_a_bot(server, aredis):
     store = Store(aredis)
     code, people, path = await ai_room(server.url, humans=(0, 2), ai=1, bots=[3], seed=12, ai_timeout=5)
@@ -79,7 +57,8 @@ async def test_an_ai_seat_plays_a_whole_match_with_two_people_and_a_bot(server, 
     await people[0].wait(lambda: people[0].presence and people[0].presence[1])  # the AI is connected
     assert people[0].room["seats"][1]["kind"] == "ai"  # everyone sees which seat is an AI
     await people[0].request({"type": "start"})
-    await people_play(store, code, people, random.Random(2), lambda g: g.phase == "match_over", 600)
+    await play_until(store, code, people, random.Random(2), lambda g: g.phase == "match_over",
+                     timeout=600)
     await asyncio.wait_for(ai_task, 30)  # it leaves after gameResult, like the real bots
     assert ai.problems == [] and ai.my_pos == 1
     game = await replayed(store, code)
@@ -124,10 +103,11 @@ async def test_a_bad_ai_never_stalls_the_room(server, aredis, behaviour):
         await people[0].wait(lambda: people[0].presence and people[0].presence[1])
     await people[0].request({"type": "start"})
     if behaviour == "leaves":
-        await people_play(store, code, people, random.Random(1), lambda g: len(g.played) >= 10, 60)
+        await play_until(store, code, people, random.Random(1), lambda g: len(g.played) >= 10)
         task.cancel()  # the AI's process dies mid-deal
         await people[0].wait(lambda: not people[0].presence[1])
-    await people_play(store, code, people, random.Random(1), lambda g: g.phase != "play", 120)
+    await play_until(store, code, people, random.Random(1), lambda g: g.phase != "play",
+                     timeout=120)
     log = [r for r in await store.log(code) if r["kind"] == "game" and r["seat"] == 1]
     assert log, "the AI's seat never played"
     if behaviour in ("silent", "slow", "invalid", "absent"):

@@ -7,37 +7,16 @@ import random
 import time
 
 import pytest
-from srv_client import Client, game_at, replayed, seated_room
+from srv_client import Client, game_at, play_until, replayed, seated_room
 
 from server.store import Store
 
 pytestmark = pytest.mark.slow
 
 
-async def act_until(store: Store, code: str, clients: dict[int, Client], rng: random.Random, done,
-                    timeout: float = 30.0) -> None:
-    """Seats in ``clients`` play random legal actions until ``done(room, game)`` holds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        version, room, game = await game_at(store, code)
-        if done(room, game):
-            return
-        mine = [s for s in game.pending_seats() if s in clients]
-        if mine and game.phase in ("play", "return"):
-            seat = mine[0]
-            await clients[seat].wait_version(version)
-            try:
-                await clients[seat].request(rng.choice(game.legal_actions(seat)))
-            except Exception:  # the room moved on between our read and our action
-                pass
-        else:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the condition was not reached in time")
-
-
 def following(seat: int):
     """It is ``seat``'s turn in the middle of a trick (there is a play to beat)."""
-    return lambda room, game: game.phase == "play" and game.turn == seat and game.top_play() is not None
+    return lambda game: game.phase == "play" and game.turn == seat and game.top_play() is not None
 
 
 async def records_by(store: Store, code: str, by: str) -> list[dict]:
@@ -48,7 +27,7 @@ async def test_a_dropped_player_is_played_for_after_the_grace_period_and_gets_th
     store = Store(aredis)
     code, clients, tokens = await seated_room(server.url, humans=2, bots=[2, 3], seed=21, grace=0.6)
     rng = random.Random(1)
-    await act_until(store, code, {0: clients[0], 1: clients[1]}, rng, following(1))
+    await play_until(store, code, {0: clients[0], 1: clients[1]}, rng, following(1))
     dropped_at = time.time()
     await clients[1].close()  # seat 1 drops in the middle of a trick, on its turn
     host = clients[0]
@@ -70,8 +49,8 @@ async def test_a_dropped_player_is_played_for_after_the_grace_period_and_gets_th
     await back.wait(lambda: back.view is not None and back.view["auto"][1] is None)
     moves_while_away = len(await records_by(store, code, "away"))
     # seat 1 waits for its player again: bring the game to seat 1's turn and leave it there
-    await act_until(store, code, {0: host}, rng,
-                    lambda room, game: game.phase != "play" or game.turn == 1, timeout=30)
+    await play_until(store, code, {0: host}, rng, lambda game: game.phase != "play" or game.turn == 1,
+                     timeout=30)
     await asyncio.sleep(1.0)
     version, _room, game = await game_at(store, code)
     if game.phase == "play":

@@ -3,43 +3,19 @@ goes on through the other, with timers and takeovers acting exactly once."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import signal
 import time
 
 import pytest
-from srv_client import Client, free_port, game_at, game_log, replayed, stored_state
+from srv_client import Client, free_port, game_at, game_log, play_until, replayed, stored_state
 from srv_procs import start_server_process, stop_process
 
 from server.store import Store
 from server.views import view_for
 
 pytestmark = pytest.mark.slow
-
-
-async def play(store: Store, code: str, clients: dict[int, Client], rng: random.Random, until,
-               idle: frozenset[int] = frozenset(), timeout: float = 120.0) -> None:
-    """Seats in ``clients`` act from the engine's legal actions (seats in ``idle`` never do: their
-    timers act for them) until ``until(game)``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        version, room, game = await game_at(store, code)
-        if until(game):
-            return
-        mine = [s for s in game.pending_seats() if s in clients and s not in idle]
-        if mine:
-            seat = mine[0]
-            await clients[seat].wait_version(version)
-            assert clients[seat].view == view_for(room, game, seat)
-            try:
-                await clients[seat].request(rng.choice(game.legal_actions(seat)))
-            except Exception:  # a timer or a bot acted between our read and our request
-                pass
-        else:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the room did not get there in time")
 
 
 def check_log(log: list[dict]) -> None:
@@ -66,8 +42,8 @@ async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredi
         rng = random.Random(9)
         seats = dict(enumerate(clients))
         # a whole deal across both processes; seat 3 never acts, so its timer acts for it every turn
-        await play(store, code, seats, rng, lambda g: g.phase in ("deal_over", "match_over"),
-                   idle=frozenset({3}))
+        await play_until(store, code, seats, rng, lambda g: g.phase in ("deal_over", "match_over"),
+                         idle=frozenset({3}), timeout=120, check_views=True)
         version, room, game = await game_at(store, code)
         for seat, c in seats.items():
             await c.wait_version(version)
@@ -81,12 +57,13 @@ async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredi
             return
         # the next deal starts; process B dies with seats 1 and 3 mid-deal
         await clients[0].request({"type": "next_deal"})
-        await play(store, code, seats, rng, lambda g: len(g.played) >= 12, idle=frozenset({3}))
+        await play_until(store, code, seats, rng, lambda g: len(g.played) >= 12, idle=frozenset({3}))
         os.kill(b.proc.pid, signal.SIGKILL)
         b.proc.wait(10)
         killed = time.time()
         survivors = {0: clients[0], 2: clients[2]}
-        await play(store, code, survivors, rng, lambda g: g.phase in ("deal_over", "match_over"))
+        await play_until(store, code, survivors, rng, lambda g: g.phase in ("deal_over", "match_over"),
+                         timeout=120, check_views=True)
         version, room, game = await game_at(store, code)
         for seat, c in survivors.items():
             await c.wait_version(version)

@@ -8,7 +8,7 @@ import random
 import signal
 
 import pytest
-from srv_client import Client, engine_part, free_port, game_log, replayed, seated_room, stored_state
+from srv_client import Client, engine_part, free_port, play_until, replayed, seated_room, stored_state
 from srv_procs import start_server_process, stop_process
 
 from engine import Game
@@ -20,27 +20,6 @@ from server.views import view_for
 pytestmark = pytest.mark.slow
 
 
-async def _drive(store: Store, code: str, clients: dict[int, Client], rng: random.Random,
-                 until_actions: int | None = None) -> Game:
-    """Humans act from the engine's legal actions whenever it is their turn; bots act by themselves."""
-    for _ in range(5000):
-        version, room = await store.load(code)
-        game = load_game(room)
-        if game.phase in ("deal_over", "match_over"):
-            return game
-        if until_actions is not None and len(await game_log(store, code)) >= until_actions:
-            return game
-        mine = [s for s in game.pending_seats() if s in clients]
-        if mine:
-            seat = mine[0]
-            await clients[seat].wait_version(version)
-            assert clients[seat].view == view_for(room, game, seat)
-            await clients[seat].request(rng.choice(game.legal_actions(seat)))
-        else:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the deal did not progress")
-
-
 async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_path) -> None:
     store = Store(aredis)
     port = free_port()
@@ -49,7 +28,8 @@ async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_pa
     url = f"ws://127.0.0.1:{port}/ws"
     code, clients, tokens = await seated_room(url, humans=2, bots=[2, 3], seed=77)
     rng = random.Random(5)
-    await _drive(store, code, dict(enumerate(clients)), rng, until_actions=25)
+    await play_until(store, code, dict(enumerate(clients)), rng, lambda g: len(g.played) >= 25,
+                     check_views=True)
 
     os.kill(first.proc.pid, signal.SIGKILL)
     first.proc.wait(10)
@@ -57,7 +37,7 @@ async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_pa
         await asyncio.wait_for(c.reader, 10)  # every connection dropped with the process
     version, room = await store.load(code)
     game = load_game(room)
-    assert game.phase == "play" and len(await game_log(store, code)) >= 25
+    assert game.phase == "play" and len(game.played) >= 25
 
     second = start_server_process(args, tmp_path / "server2.log", port)
     try:
@@ -75,7 +55,8 @@ async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_pa
             if snap["version"] == version:
                 assert snap["view"]["hand"] == game.hand(seat)
             resumed[seat] = c
-        final = await _drive(store, code, resumed, rng)
+        _v, _r, final = await play_until(store, code, resumed, rng,
+                                         lambda g: g.phase in ("deal_over", "match_over"), check_views=True)
         assert final.phase in ("deal_over", "match_over")
         final_version, final_room = await store.load(code)
         for seat, c in resumed.items():
