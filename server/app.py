@@ -139,6 +139,7 @@ class GameServer:
             "remove_bot": self.on_remove_bot,
             "add_ai": self.on_add_ai,
             "start": self.on_start,
+            "new_match": self.on_new_match,
             "play": self.on_game_action,
             "pass": self.on_game_action,
             "return": self.on_game_action,
@@ -608,6 +609,15 @@ class GameServer:
         version, _ = await self.mutate(
             code, lambda room: C.start_game(room, seat, connected, seed, time.time()))
         log.info("game started code=%s", code)
+        return {"version": version}
+
+    async def on_new_match(self, conn: Conn, msg: P.NewMatch) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        connected = await self.store.presence(code)
+        seed = C.new_seed()
+        version, _ = await self.mutate(
+            code, lambda room: C.new_match(room, seat, connected, seed, time.time()))
+        log.info("new match code=%s", code)
         return {"version": version}
 
     async def on_game_action(self, conn: Conn, msg: Any) -> dict[str, Any]:

@@ -73,6 +73,22 @@ def start_game(room: Room, by_seat: int | None, connected: list[bool], seed: int
     settings = room["settings"]
     if settings["seed"] is None:
         settings["seed"] = seed
+    return _begin_match(room, connected, now, "start")
+
+
+def new_match(room: Room, by_seat: int | None, connected: list[bool], seed: int, now: float) -> Change:
+    """Once a match is won the host may start another at the same table: new shuffles, both at 2."""
+    game = game_of(room)
+    if room["host"] is None or room["host"] != by_seat:
+        raise ChangeError("not_host", "only the host may start a new match")
+    if game.phase != "match_over":
+        raise ChangeError("match_not_over", "the match is still on: a new one starts once it is won")
+    room["settings"]["seed"] = seed
+    return _begin_match(room, connected, now, "new_match")
+
+
+def _begin_match(room: Room, connected: list[bool], now: float, kind: str) -> Change:
+    settings = room["settings"]
     game = Game.new(settings["seed"], settings["rules"])
     rooms.save_game(room, game)
     room["status"] = "playing"
@@ -81,7 +97,8 @@ def start_game(room: Room, by_seat: int | None, connected: list[bool], seed: int
         if rooms.connected_kind(room, seat) and not connected[seat]:
             live["gone"][seat] = now
     ap.stamp(room, game, [], now)
-    return Change({"kind": "room", "type": "start", "seed": settings["seed"]}, {}, game)
+    # "start" in the log marks where a match begins: a replay starts from its seed
+    return Change({"kind": "room", "type": "start", "seed": settings["seed"], "by": kind}, {}, game)
 
 
 def seat_gone(room: Room, seat: int, now: float) -> Change:

@@ -155,6 +155,12 @@ class NextDeal(_ClientMsg):
     type: Literal["next_deal"]
 
 
+class NewMatch(_ClientMsg):
+    """After a won match, the host starts a new one at the same table."""
+
+    type: Literal["new_match"]
+
+
 class Resync(_ClientMsg):
     """Ask for a fresh snapshot (after a version gap)."""
 
@@ -163,7 +169,7 @@ class Resync(_ClientMsg):
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
     Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, AddAi, Start,
-    Play, Pass, Return, Suggest, NextDeal, Auto, Resync,
+    Play, Pass, Return, Suggest, NextDeal, NewMatch, Auto, Resync,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
