@@ -1,17 +1,24 @@
 // Bundles src/main.js into dist/app.js and copies the static files: `npm run build`.
+// The new files are built aside and then renamed into dist/ one by one, so a server serving dist/
+// meanwhile (a test run in another shell) never sees a missing or half-written file.
 import { build } from "esbuild";
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 
-rmSync("dist", { recursive: true, force: true });
-mkdirSync("dist");
-await build({
-  entryPoints: ["src/main.js"],
-  bundle: true,
-  minify: true,
-  format: "esm",
-  target: ["es2020"],
-  outfile: "dist/app.js",
-  sourcemap: true,
-});
-cpSync("public", "dist", { recursive: true });
+const tmp = mkdtempSync("dist-new-");
+try {
+  await build({
+    entryPoints: ["src/main.js"],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    target: ["es2020"],
+    outfile: `${tmp}/app.js`,
+    sourcemap: true,
+  });
+  cpSync("public", tmp, { recursive: true });
+  mkdirSync("dist", { recursive: true });
+  for (const name of readdirSync(tmp)) renameSync(`${tmp}/${name}`, `dist/${name}`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
 console.log("built client-js/dist");

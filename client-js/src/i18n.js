@@ -1,49 +1,129 @@
 // Labels in Chinese (default) and English. The language choice lives in localStorage.
-const TEXT = {
+// Every word the client shows comes from here; texts the server writes (reasons, error messages)
+// are shown as the server wrote them, with a translated label for the error code in front.
+export const TEXT = {
   zh: {
-    title: "掼蛋", nickname: "昵称", create: "创建房间", join: "加入房间", code: "房间号", preset: "规则",
-    bots: "空位补机器人", timer: "出牌计时", off: "关", seconds: "秒", copy: "复制", copied: "已复制",
-    share: "分享链接", seat: "座位", empty: "空位", bot: "机器人", host: "房主", start: "开始",
-    addBot: "加机器人", removeBot: "移除", play: "出牌", pass: "过", sort: "整理", suggest: "建议",
+    title: "掼蛋", subtitle: "四人两副牌 · 对家搭档", nickname: "昵称", create: "创建房间", join: "加入房间",
+    watch: "观战", code: "房间号", preset: "规则", bots: "空位补机器人", timer: "出牌计时", off: "不计时",
+    seconds: "秒", copy: "复制", copyCode: "复制房间号", copyLink: "复制链接", copied: "已复制",
+    share: "分享", seat: "座位", empty: "空位", bot: "机器人", ai: "AI", human: "玩家", host: "房主", start: "开始游戏",
+    addBot: "+ 机器人", addAi: "+ 外部 AI", removeBot: "移除", aiUrl: "AI 连接地址", aiUrlHint: "让你的 AI 连接这个地址（2020 竞赛协议）",
+    play: "出牌", pass: "过", sort: "整理", suggest: "建议",
     sortRank: "按点数", sortSuit: "按花色", sortPlays: "按牌型", auto: "自动出牌", interval: "间隔",
-    level: "级牌", deal: "本局打", team: "队", yourTurn: "轮到你", waiting: "等待", cards: "张",
-    reconnecting: "正在重连…", connected: "已连接", offline: "离线", onAuto: "托管中",
-    returnCard: "还贡", chooseReturn: "选择一张牌还贡", tribute: "进贡", refused: "抗贡",
-    result: "本局结算", places: ["头游", "二游", "三游", "末游"], upgrade: "升级", nextDeal: "下一局",
-    matchWon: "通关获胜", you: "你", spectator: "观战", language: "English", leave: "离开",
-    deadline: "剩余", wild: "逢人配", lastPlay: "上一手", passed: "过", finished: "已出完",
-    roomCode: "房间号", joinLink: "加入链接", lobby: "大厅", levels: "级别", winner: "胜方",
-    botSpeed: "机器人出牌间隔",
+    level: "级牌", deal: "第 {n} 局", dealLevel: "本局打", team: "队", ourTeam: "我方", theirTeam: "对方",
+    yourTurn: "轮到你出牌", turnOf: "等待 {name} 出牌", waiting: "等待房主开始游戏", cards: "张",
+    connecting: "正在连接服务器…", reconnecting: "连接中断，正在重连…", retryIn: "{s} 秒后重试",
+    retryNow: "立即重连", replaced: "这个座位已在另一个标签页或设备上打开。", takeBack: "在这里继续",
+    lost: "无法回到原来的座位：{reason}", connected: "在线", offline: "离线",
+    autoPlayer: "托管", autoDropout: "掉线托管",
+    returnCard: "还贡", chooseReturn: "选一张绿色高亮的牌还给 {name}", waitReturn: "等待 {names} 还贡",
+    tribute: "进贡", refused: "抗贡：{names} 有两张大王，本局不进贡", tributeLine: "{from} 向 {to} 进贡",
+    returnLine: "{from} 还给 {to}", singleTribute: "单贡", doubleTribute: "双贡",
+    result: "本局结算", places: ["头游", "二游", "三游", "末游"], upgrade: "升级", upBy: "{team}{combo}，升 {n} 级",
+    nextDeal: "再来一局", waitNext: "等待其他玩家开始下一局", matchWon: "通关！", matchOver: "比赛结束",
+    weWon: "我方获胜", theyWon: "对方获胜", teamWon: "{team}获胜", levelsAfter: "级别",
+    reason: "说明", you: "你", spectator: "观战中：看不到任何人的手牌", language: "English", leave: "离开",
+    backToLobby: "返回大厅", deadline: "剩余", wild: "逢人配", wildShort: "配", levelShort: "级",
+    lastPlay: "上一手", passed: "过", finished: "已出完", roomCode: "房间号", joinLink: "邀请链接",
+    lobby: "大厅", levels: "级别", winner: "胜方", botSpeed: "机器人速度", advanced: "更多设置",
+    seed: "洗牌种子（可选，用于复盘）", resume: "继续游戏", resumeRoom: "继续房间 {code} 的牌局",
+    needNickname: "请先填写昵称", needCode: "请填写 6 位房间号", needCards: "先点选要出的牌",
+    shortcuts: "键盘：←/→ 移动 · 空格 选牌 · ↑/↓ 选中/放下 · Enter 出牌 · P 过 · S 建议 · R 整理 · A 自动出牌 · Esc 取消",
+    seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出",
+    kinds: {
+      single: "单张", pair: "对子", triple: "三张", full_house: "三带二", straight: "顺子", tube: "三连对",
+      plate: "钢板", bomb: "炸弹", straight_flush: "同花顺", joker_bomb: "天王炸",
+    },
+    presets: {
+      standard: "标准", national2017: "2017 全国竞技规则", huaian: "淮安", nanjing: "南京",
+      competition2020: "2020 AI 竞赛", club: "俱乐部规则",
+    },
+    errors: {
+      not_your_turn: "还没轮到你", not_your_cards: "这些牌不在你手里", not_a_play: "不是合法牌型",
+      does_not_beat: "管不上", wrong_phase: "现在不能这样做", match_over: "比赛已结束",
+      cannot_pass_lead: "你是首家，不能过", not_eligible: "这张牌不能还", room_not_found: "没有这个房间",
+      bad_token: "座位凭证无效", seat_taken: "座位已有人", room_full: "房间已满，可以观战",
+      already_seated: "你已经在一个座位上", not_host: "只有房主可以这样做", already_started: "游戏已经开始",
+      seats_empty: "还有空位", not_started: "游戏还没开始", not_seated: "观战者不能操作",
+      rate_limited: "操作太快了", invalid_message: "请求无效", busy: "服务器忙，请重试",
+      unavailable: "服务器暂时不可用", timeout: "服务器没有响应", not_connected: "未连接",
+      bad_rules: "规则设置无效", not_a_bot: "这个座位不是机器人", internal: "服务器内部错误",
+    },
   },
   en: {
-    title: "Guandan", nickname: "Nickname", create: "Create room", join: "Join room", code: "Room code",
-    preset: "Rules", bots: "Bots in empty seats", timer: "Turn timer", off: "off", seconds: "s", copy: "Copy",
-    copied: "Copied", share: "Share link", seat: "Seat", empty: "empty", bot: "bot", host: "host",
-    start: "Start", addBot: "Add bot", removeBot: "Remove", play: "Play", pass: "Pass", sort: "Sort",
-    suggest: "Suggest", sortRank: "by rank", sortSuit: "by suit", sortPlays: "by plays", auto: "Auto-play",
-    interval: "interval", level: "Level", deal: "Deal at", team: "Team", yourTurn: "Your turn",
-    waiting: "Waiting", cards: "cards", reconnecting: "Reconnecting…", connected: "Connected",
-    offline: "offline", onAuto: "on auto", returnCard: "Return", chooseReturn: "Choose a card to return",
-    tribute: "Tribute", refused: "Tribute refused", result: "Deal result",
-    places: ["1st", "2nd", "3rd", "4th"], upgrade: "Upgrade", nextDeal: "Next deal", matchWon: "Match won",
-    you: "you", spectator: "Spectating", language: "中文", leave: "Leave", deadline: "left", wild: "wild",
-    lastPlay: "Last play", passed: "pass", finished: "out", roomCode: "Room code", joinLink: "Join link",
-    lobby: "Lobby", levels: "Levels", winner: "Winner", botSpeed: "Bot delay",
+    title: "Guandan", subtitle: "Four players, two decks, partners sit opposite", nickname: "Nickname",
+    create: "Create room", join: "Join room", watch: "Watch", code: "Room code", preset: "Rules",
+    bots: "Bots in empty seats", timer: "Turn timer", off: "Off", seconds: "s", copy: "Copy",
+    copyCode: "Copy code", copyLink: "Copy link", copied: "Copied", share: "Share", seat: "Seat",
+    empty: "empty", bot: "Bot", ai: "AI", human: "Player", host: "host", start: "Start game", addBot: "+ Bot",
+    addAi: "+ External AI", removeBot: "Remove", aiUrl: "AI connection URL",
+    aiUrlHint: "Point your AI at this URL (2020 competition protocol)",
+    play: "Play", pass: "Pass", sort: "Sort", suggest: "Suggest", sortRank: "by rank", sortSuit: "by suit",
+    sortPlays: "by plays", auto: "Auto-play", interval: "interval", level: "Level", deal: "Deal {n}",
+    dealLevel: "Playing", team: "Team", ourTeam: "Us", theirTeam: "Them", yourTurn: "Your turn",
+    turnOf: "Waiting for {name}", waiting: "Waiting for the host to start", cards: "cards",
+    connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…", retryIn: "retry in {s} s",
+    retryNow: "Retry now", replaced: "This seat was opened in another tab or device.", takeBack: "Continue here",
+    lost: "Could not get back into the seat: {reason}", connected: "online", offline: "offline",
+    autoPlayer: "auto", autoDropout: "dropped · bot plays",
+    returnCard: "Return", chooseReturn: "Choose a highlighted card to return to {name}",
+    waitReturn: "Waiting for {names} to return a card", tribute: "Tribute",
+    refused: "Tribute refused: {names} hold both big jokers", tributeLine: "{from} pays {to}",
+    returnLine: "{from} returns to {to}", singleTribute: "single tribute", doubleTribute: "double tribute",
+    result: "Deal result", places: ["1st", "2nd", "3rd", "4th"], upgrade: "Upgrade", upBy: "{team}: {combo}, up {n}",
+    nextDeal: "Next deal", waitNext: "Waiting for someone to start the next deal", matchWon: "Match won!",
+    matchOver: "Match over", weWon: "We won", theyWon: "They won", teamWon: "{team} won",
+    levelsAfter: "Levels", reason: "Why", you: "you", spectator: "Watching: nobody's hand is shown",
+    language: "中文", leave: "Leave", backToLobby: "Back to lobby", deadline: "left", wild: "wild",
+    wildShort: "W", levelShort: "L", lastPlay: "Last play", passed: "pass", finished: "out",
+    roomCode: "Room code", joinLink: "Invite link", lobby: "Lobby", levels: "Levels", winner: "Winner",
+    botSpeed: "Bot speed", advanced: "More settings", seed: "Shuffle seed (optional, for replays)",
+    resume: "Resume", resumeRoom: "Resume the game in room {code}", needNickname: "Enter a nickname first",
+    needCode: "Enter the 6-character room code", needCards: "Tap the cards to play first",
+    shortcuts: "Keys: ←/→ move · Space select · ↑/↓ raise/lower · Enter play · P pass · S suggest · R sort · A auto-play · Esc clear",
+    seatsEmptyHint: "Fill empty seats with bots, or keep them for an external AI", settings: "Settings",
+    leader: "leads",
+    kinds: {
+      single: "single", pair: "pair", triple: "triple", full_house: "full house", straight: "straight",
+      tube: "tube", plate: "plate", bomb: "bomb", straight_flush: "straight flush", joker_bomb: "joker bomb",
+    },
+    presets: {
+      standard: "Standard", national2017: "National 2017", huaian: "Huai'an", nanjing: "Nanjing",
+      competition2020: "Competition 2020", club: "Club rules",
+    },
+    errors: {},
   },
 };
 
-let lang = (globalThis.localStorage && localStorage.getItem("guandan:lang")) || "zh";
+function initialLang() {
+  const saved = globalThis.localStorage && localStorage.getItem("guandan:lang");
+  return saved === "en" ? "en" : "zh";
+}
 
-export function t(key) {
-  return (TEXT[lang] && TEXT[lang][key]) ?? TEXT.en[key] ?? key;
+let lang = initialLang();
+
+/** A label; `{name}` placeholders are filled from `vars`. */
+export function t(key, vars) {
+  let s = (TEXT[lang] && TEXT[lang][key]) ?? TEXT.en[key] ?? key;
+  if (vars && typeof s === "string") s = s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
+  return s;
+}
+
+/** A label from one of the sub-tables (kinds, presets, errors); undefined when there is none. */
+export function tIn(table, key) {
+  return TEXT[lang]?.[table]?.[key] ?? TEXT.en[table]?.[key];
 }
 
 export function currentLang() {
   return lang;
 }
 
-export function toggleLang() {
-  lang = lang === "zh" ? "en" : "zh";
+export function setLang(next) {
+  lang = next === "en" ? "en" : "zh";
   if (globalThis.localStorage) localStorage.setItem("guandan:lang", lang);
   if (globalThis.document) document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+}
+
+export function toggleLang() {
+  setLang(lang === "zh" ? "en" : "zh");
 }

@@ -1,40 +1,56 @@
 // The browser client: renders what the server sends, sends what the player intends.
 // It holds no game rules: legality, suggestions and results all come from the server.
-import { cardFace, cardRank, isWild, sortCards } from "./cards.js";
-import { currentLang, t, toggleLang } from "./i18n.js";
+import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
+import { h, morphChildren } from "./dom.js";
+import { currentLang, t, tIn, toggleLang } from "./i18n.js";
 import { Connection, forgetSeat, loadSeat } from "./net.js";
+import { arrange, lastMoves, positions, secondsLeft, teamOf } from "./present.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
-const PRESETS = ["standard", "national2017", "huaian", "nanjing"];
+const PRESETS = ["standard", "national2017", "huaian", "nanjing", "competition2020", "club"];
+const TIMERS = [0, 10, 15, 20, 30, 60];
+const BOT_DELAYS = [0, 0.5, 1, 2];
+const SORT_MODES = ["rank", "suit", "plays"];
+const SORT_LABEL = { rank: "sortRank", suit: "sortSuit", plays: "sortPlays" };
 
+const store = globalThis.localStorage;
 const ui = {
   status: "connecting",
   room: null, // latest "room" message
   presence: null,
   state: null, // { version, view, seat }
-  selected: new Set(), // indexes into the displayed hand
-  sortMode: "rank",
-  message: "",
-  messageKind: "info",
-  nickname: localStorage.getItem("guandan:nickname") || "",
+  selected: new Set(), // keys (present.keyed) of the selected cards
+  sortMode: SORT_MODES.includes(store.getItem("guandan:sort")) ? store.getItem("guandan:sort") : "rank",
+  autoInterval: AUTO_INTERVALS.includes(Number(store.getItem("guandan:auto-interval")))
+    ? Number(store.getItem("guandan:auto-interval")) : 1,
+  message: null, // { text, kind: "info" | "error" }
+  nickname: store.getItem("guandan:nickname") || "",
+  codeInput: new URLSearchParams(location.search).get("room")?.toUpperCase() || "",
+  seedInput: "",
+  busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
 };
 
-const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-const conn = new Connection(wsUrl, {
+const wsScheme = location.protocol === "https:" ? "wss" : "ws";
+const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
   onStatus(status) {
     ui.status = status;
     render();
   },
   onState(state) {
-    const before = ui.state;
+    if (!conn.room) return;
+    const before = ui.state?.view;
+    const view = state.view;
     ui.state = state;
-    if (!before || before.view?.hand?.length !== state.view?.hand?.length || before.view?.deal !== state.view?.deal) {
-      ui.selected.clear();
-    }
+    const handChanged = !before || before.deal !== view.deal || JSON.stringify(before.hand) !== JSON.stringify(view.hand);
+    if (handChanged) ui.selected.clear();
+    const moved = !before || before.turn !== view.turn || before.phase !== view.phase
+      || (before.trick || []).length !== (view.trick || []).length;
+    if (handChanged || moved) ui.message = null;
     render();
   },
   onRoom(room) {
+    if (!conn.room || room.code !== conn.room.code) return;
     ui.room = room;
     render();
   },
@@ -43,238 +59,355 @@ const conn = new Connection(wsUrl, {
     render();
   },
   onError(err) {
-    showMessage(err.message, "error");
+    showError(err);
   },
-  onReplaced(reason) {
-    showMessage(reason || "This seat was opened in another tab.", "error");
+  onReplaced() {
+    render();
+  },
+  onLost(err) {
+    ui.room = null;
+    ui.state = null;
+    ui.selected.clear();
+    history.replaceState(null, "", location.pathname);
+    showMessage(t("lost", { reason: errorText(err) }), "error");
   },
 });
 
+// ------------------------------------------------------------------ helpers
+
 function showMessage(text, kind = "info") {
-  ui.message = text;
-  ui.messageKind = kind;
+  ui.message = text ? { text, kind } : null;
   render();
 }
 
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
+function errorText(err) {
+  const label = err?.code ? tIn("errors", err.code) : undefined;
+  const message = err?.message || String(err);
+  if (!label) return message;
+  if (err.local && currentLang() !== "en") return label; // our own words: no need for the English
+  return currentLang() === "en" ? message : `${label}：${message}`;
+}
+
+function showError(err) {
+  showMessage(errorText(err), "error");
 }
 
 async function act(message) {
   try {
-    const result = await conn.request(message);
-    return result;
+    return await conn.request(message);
   } catch (err) {
-    showMessage(err.message, "error");
+    showError(err);
     return null;
   }
+}
+
+async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+    } else {
+      const area = h("textarea", { readonly: true, style: "position:fixed;opacity:0" });
+      area.value = text;
+      document.body.append(area);
+      area.select();
+      const ok = document.execCommand("copy");
+      area.remove();
+      if (!ok) throw new Error("copy refused");
+    }
+    flash(t("copied"));
+  } catch {
+    showMessage(text); // at least show it, to copy by hand
+  }
+}
+
+let flashTimer;
+function flash(text) {
+  showMessage(text);
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => {
+    if (ui.message?.text === text) showMessage(null);
+  }, 2000);
+}
+
+function seatKind(i) {
+  return ui.room?.seats?.[i]?.kind || "empty";
+}
+
+function seatName(i) {
+  const s = ui.room?.seats?.[i];
+  if (!s || s.kind === "empty") return `${t("seat")} ${i + 1}`;
+  if (s.kind === "bot") return `${t("bot")} ${i + 1}`;
+  if (s.kind === "ai") return `${t("ai")} ${i + 1}`;
+  return s.nickname || `${t("seat")} ${i + 1}`;
+}
+
+function teamName(team, me) {
+  if (me === null || me === undefined) return `${t("team")} ${team + 1}`;
+  return team === teamOf(me) ? t("ourTeam") : t("theirTeam");
+}
+
+function rankText(rank) {
+  return rankLabel(rank);
+}
+
+function aiPaths(code) {
+  try {
+    return JSON.parse(store.getItem(`guandan:ai:${code}`) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+function rememberAiPath(code, seat, path) {
+  const paths = aiPaths(code);
+  paths[seat] = path;
+  store.setItem(`guandan:ai:${code}`, JSON.stringify(paths));
+}
+
+function tableView() {
+  const view = ui.state?.view;
+  return view && view.phase && ui.room?.status === "playing" ? view : null;
 }
 
 // ------------------------------------------------------------------ lobby
 
 async function createRoom(form) {
-  const nickname = form.nickname.value.trim();
-  if (!nickname) return showMessage(t("nickname") + "?", "error");
-  localStorage.setItem("guandan:nickname", nickname);
-  const fillBots = form.bots.checked;
+  const nickname = ui.nickname.trim();
+  if (!nickname) return showMessage(t("needNickname"), "error");
+  store.setItem("guandan:nickname", nickname);
   const timer = Number(form.timer.value);
-  const result = await act({
+  const message = {
     type: "create",
     nickname,
     preset: form.preset.value,
-    bots: fillBots ? [1, 2, 3] : [],
+    bots: form.bots.checked ? [1, 2, 3] : [],
     turn_timer: timer > 0 ? timer : null,
     bot_delay: Number(form.botDelay.value),
-  });
+  };
+  const seed = ui.seedInput.trim();
+  if (/^\d{1,15}$/.test(seed)) message.seed = Number(seed);
+  ui.busy = true;
+  const result = await act(message);
+  ui.busy = false;
   if (result) enterRoom(result);
+  else render();
 }
 
-async function joinRoom(form) {
-  const nickname = form.nickname.value.trim();
-  const code = form.code.value.trim().toUpperCase();
-  if (!nickname) return showMessage(t("nickname") + "?", "error");
-  if (!code) return showMessage(t("code") + "?", "error");
-  localStorage.setItem("guandan:nickname", nickname);
+async function joinRoom(spectator = false) {
+  const nickname = ui.nickname.trim();
+  const code = ui.codeInput.trim().toUpperCase();
+  if (!nickname) return showMessage(t("needNickname"), "error");
+  if (code.length !== 6) return showMessage(t("needCode"), "error");
+  store.setItem("guandan:nickname", nickname);
   const saved = loadSeat(code);
-  if (saved?.token) {
+  if (saved?.token && !spectator) {
     try {
       const result = await conn.resume(code, saved.token);
       return enterRoom({ ...result, code, token: saved.token });
-    } catch {
-      forgetSeat(code);
+    } catch (err) {
+      if (err.code === "bad_token" || err.code === "room_not_found") forgetSeat(code);
     }
   }
-  const result = await act({ type: "join", code, nickname });
-  if (result) enterRoom({ ...result, code });
+  const result = await act(spectator ? { type: "join", code, nickname, spectator: true } : { type: "join", code, nickname });
+  if (result) enterRoom({ ...result, code, watch: spectator ? nickname : null });
 }
 
 function enterRoom(result) {
-  conn.adoptSeat(result.code, result.seat, result.token);
+  conn.adoptSeat(result.code, result.seat, result.token, result.watch);
+  for (const a of result.ai || []) rememberAiPath(result.code, a.seat, a.path);
   const url = new URL(location.href);
   url.searchParams.set("room", result.code);
   history.replaceState(null, "", url);
-  ui.message = "";
+  ui.message = null;
   render();
 }
 
+async function resumeLast(code) {
+  const saved = loadSeat(code);
+  if (!saved?.token) return render();
+  try {
+    const result = await conn.resume(code, saved.token);
+    enterRoom({ ...result, code, token: saved.token });
+  } catch (err) {
+    if (err.code === "bad_token" || err.code === "room_not_found") forgetSeat(code);
+    showError(err);
+  }
+}
+
+function field(label, control) {
+  return h("label", { class: "field" }, h("span", { class: "field-label", text: label }), control);
+}
+
+function nicknameInput() {
+  return h("input", {
+    name: "nickname", value: ui.nickname, maxlength: 24, autocomplete: "nickname", "data-testid": "nickname",
+    placeholder: t("nickname"), oninput: (e) => (ui.nickname = e.target.value),
+  });
+}
+
 function lobbyScreen() {
-  const params = new URLSearchParams(location.search);
-  const code = params.get("room") || "";
-  const nickInput = () => h("input", { name: "nickname", value: ui.nickname, maxlength: 24, required: true,
-    "aria-label": t("nickname"), placeholder: t("nickname"), "data-testid": "nickname",
-    oninput: (e) => (ui.nickname = e.target.value) });
+  const last = store.getItem("guandan:last-room");
+  const resumable = last && loadSeat(last)?.token ? last : null;
   const createForm = h("form", { class: "panel", "data-testid": "create-form",
     onsubmit: (e) => { e.preventDefault(); createRoom(e.target); } },
     h("h2", { text: t("create") }),
-    nickInput(),
-    h("label", {}, t("preset"), " ", h("select", { name: "preset", "data-testid": "preset" },
-      PRESETS.map((p) => h("option", { value: p, text: p })))),
-    h("label", {}, h("input", { type: "checkbox", name: "bots", checked: true, "data-testid": "fill-bots" }), " ",
-      t("bots")),
-    h("label", {}, t("timer"), " ", h("select", { name: "timer", "data-testid": "timer" },
-      [0, 15, 30, 60].map((s) => h("option", { value: s, text: s ? `${s} ${t("seconds")}` : t("off") })))),
-    h("label", {}, t("botSpeed"), " ", h("select", { name: "botDelay", "data-testid": "bot-delay" },
-      [1, 0.5, 2, 0].map((s) => h("option", { value: s, text: `${s} ${t("seconds")}` })))),
-    h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("create")));
+    field(t("nickname"), nicknameInput()),
+    field(t("preset"), h("select", { name: "preset", "data-testid": "preset" },
+      PRESETS.map((p) => h("option", { value: p, text: tIn("presets", p) })))),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "bots", checked: true, "data-testid": "fill-bots" }),
+      h("span", { text: t("bots") })),
+    h("div", { class: "row two" },
+      field(t("timer"), h("select", { name: "timer", "data-testid": "timer" },
+        TIMERS.map((s) => h("option", { value: s, text: s ? `${s} ${t("seconds")}` : t("off") })))),
+      field(t("botSpeed"), h("select", { name: "botDelay", "data-testid": "bot-delay" },
+        BOT_DELAYS.map((s) => h("option", { value: s, selected: s === 1, text: `${s} ${t("seconds")}` }))))),
+    h("details", { class: "advanced" }, h("summary", { text: t("advanced") }),
+      field(t("seed"), h("input", { name: "seed", inputmode: "numeric", value: ui.seedInput, "data-testid": "seed",
+        oninput: (e) => (ui.seedInput = e.target.value) }))),
+    h("button", { type: "submit", class: "primary", "data-testid": "create", disabled: ui.busy }, t("create")));
   const joinForm = h("form", { class: "panel", "data-testid": "join-form",
-    onsubmit: (e) => { e.preventDefault(); joinRoom(e.target); } },
+    onsubmit: (e) => { e.preventDefault(); joinRoom(false); } },
     h("h2", { text: t("join") }),
-    nickInput(),
-    h("input", { name: "code", value: code, maxlength: 6, placeholder: t("code"), "aria-label": t("code"),
-      class: "code-input", "data-testid": "join-code", autocapitalize: "characters" }),
-    h("button", { type: "submit", class: "primary", "data-testid": "join" }, t("join")));
-  return h("main", { class: "lobby" }, code ? [joinForm, createForm] : [createForm, joinForm]);
+    field(t("nickname"), nicknameInput()),
+    field(t("code"), h("input", { name: "code", value: ui.codeInput, maxlength: 6, placeholder: "K7WQ3M",
+      class: "code-input", "data-testid": "join-code", autocapitalize: "characters", autocomplete: "off", spellcheck: "false",
+      oninput: (e) => (ui.codeInput = e.target.value.toUpperCase()) })),
+    h("div", { class: "row" },
+      h("button", { type: "submit", class: "primary grow", "data-testid": "join" }, t("join")),
+      h("button", { type: "button", "data-testid": "watch", onclick: () => joinRoom(true) }, t("watch"))));
+  const linked = new URLSearchParams(location.search).get("room");
+  return h("main", { class: "lobby" },
+    h("section", { class: "hero" }, h("div", { class: "hero-cards", "aria-hidden": "true" },
+      [53, 49, 37].map((c) => cardEl(c, 2, { small: false }))),
+    h("p", { class: "subtitle", text: t("subtitle") })),
+    resumable && resumable !== linked ? h("div", { class: "panel resume" },
+      h("button", { class: "primary", "data-testid": "resume", onclick: () => resumeLast(resumable) },
+        t("resumeRoom", { code: resumable }))) : null,
+    linked ? [joinForm, createForm] : [createForm, joinForm]);
 }
 
 function roomLobby() {
   const room = ui.room;
   const me = conn.room?.seat;
-  const isHost = room.host === me;
+  const isHost = room.host === me && me !== null && me !== undefined;
   const link = `${location.origin}/?room=${room.code}`;
-  const copy = async () => {
-    try {
-      if (navigator.share) await navigator.share({ title: t("title"), text: room.code, url: link });
-      else await navigator.clipboard.writeText(link);
-      showMessage(t("copied"));
-    } catch {
-      showMessage(link);
-    }
-  };
-  return h("main", { class: "room-lobby" },
-    h("div", { class: "panel" },
-      h("div", { class: "label", text: t("roomCode") }),
-      h("div", { class: "room-code", "data-testid": "room-code", text: room.code }),
-      h("div", { class: "row" },
-        h("button", { onclick: copy, "data-testid": "copy-link" }, `${t("copy")} / ${t("share")}`),
-        h("a", { href: link, class: "join-link", "data-testid": "join-link" }, link))),
-    h("ol", { class: "panel seats", "data-testid": "seats" },
-      room.seats.map((s, i) => h("li", { "data-testid": `seat-${i}` },
+  const paths = aiPaths(room.code);
+  const canShare = typeof navigator.share === "function";
+  const settings = room.settings || {};
+  const seatRow = (s, i) => {
+    const online = ui.presence?.connected?.[i];
+    const aiUrl = s.kind === "ai" && paths[i] ? `${wsScheme}://${location.host}${paths[i]}` : null;
+    return h("li", { class: `seat-row kind-${s.kind}`, "data-testid": `seat-${i}` },
+      h("div", { class: "seat-main" },
+        h("span", { class: `team-chip t${teamOf(i)}`, text: `${t("team")} ${teamOf(i) + 1}` }),
         h("span", { class: "seat-no", text: `${t("seat")} ${i + 1}` }),
-        h("span", { class: "seat-name", text: s.kind === "empty" ? t("empty") : s.kind === "bot" ? `🤖 ${s.nickname || t("bot")}` : s.nickname }),
+        s.kind === "human" || s.kind === "ai"
+          ? h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("connected") : t("offline") }) : null,
+        h("span", { class: "seat-name", text: s.kind === "empty" ? t("empty") : seatName(i) }),
+        s.kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null,
         i === room.host ? h("span", { class: "badge", text: t("host") }) : null,
         i === me ? h("span", { class: "badge you", text: t("you") }) : null,
-        isHost && s.kind === "empty" ? h("button", { onclick: () => act({ type: "add_bot", seat: i }) }, t("addBot")) : null,
-        isHost && s.kind === "bot" ? h("button", { onclick: () => act({ type: "remove_bot", seat: i }) }, t("removeBot")) : null))),
-    isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start")) : h("p", { text: t("waiting") }));
+        isHost && s.kind === "empty" ? h("span", { class: "seat-actions" },
+          h("button", { class: "small", "data-testid": `add-bot-${i}`, onclick: () => act({ type: "add_bot", seat: i }) }, t("addBot")),
+          h("button", { class: "small", "data-testid": `add-ai-${i}`, onclick: () => addAi(i) }, t("addAi"))) : null,
+        isHost && (s.kind === "bot" || s.kind === "ai") ? h("span", { class: "seat-actions" },
+          h("button", { class: "small", "data-testid": `remove-${i}`, onclick: () => act({ type: "remove_bot", seat: i }) },
+            t("removeBot"))) : null),
+      aiUrl ? h("div", { class: "ai-url" },
+        h("span", { class: "field-label", text: t("aiUrlHint") }),
+        h("div", { class: "row" },
+          h("input", { readonly: true, value: aiUrl, class: "grow mono", "data-testid": `ai-url-${i}`, "aria-label": t("aiUrl"),
+            onclick: (e) => e.target.select() }),
+          h("button", { class: "small", "data-testid": `copy-ai-${i}`, onclick: () => copyText(aiUrl) }, t("copy")))) : null);
+  };
+  return h("main", { class: "room-lobby" },
+    h("section", { class: "panel code-panel" },
+      h("div", { class: "field-label", text: t("roomCode") }),
+      h("div", { class: "room-code", "data-testid": "room-code", text: room.code }),
+      h("div", { class: "row center" },
+        h("button", { "data-testid": "copy-code", onclick: () => copyText(room.code) }, t("copyCode")),
+        h("button", { "data-testid": "copy-link", onclick: () => copyText(link) }, t("copyLink")),
+        canShare ? h("button", { "data-testid": "share", onclick: () => navigator.share({ title: t("title"), text: room.code, url: link }).catch(() => {}) },
+          t("share")) : null),
+      h("div", { class: "join-line" }, h("span", { class: "field-label", text: `${t("joinLink")} ` }),
+        h("a", { href: link, class: "join-link", "data-testid": "join-link" }, link))),
+    h("section", { class: "panel" },
+      h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
+      isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
+      h("p", { class: "hint settings-line", "data-testid": "settings" },
+        `${t("preset")}: ${tIn("presets", settings.preset) || settings.preset || "?"} · ${t("timer")}: `
+        + `${settings.turn_timer ? `${settings.turn_timer} ${t("seconds")}` : t("off")} · ${t("botSpeed")}: ${settings.bot_delay ?? 1} ${t("seconds")}`)),
+    isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
+      : h("p", { class: "waiting", text: t("waiting") }));
 }
 
-// ------------------------------------------------------------------ table
+async function addAi(seat) {
+  const result = await act({ type: "add_ai", seat });
+  if (result?.path) {
+    rememberAiPath(ui.room.code, result.seat ?? seat, result.path);
+    render();
+  }
+}
+
+// ------------------------------------------------------------------ cards
 
 function cardEl(code, level, opts = {}) {
   const f = cardFace(code);
   const wild = isWild(code, level);
-  const cls = ["card", f.red ? "red" : "black", f.joker ? "joker" : "", wild ? "wild" : "",
-    cardRank(code) === level && !wild ? "level" : "", opts.selected ? "selected" : "", opts.eligible ? "eligible" : "",
-    opts.small ? "small" : ""].filter(Boolean).join(" ");
-  const label = f.joker ? (code === 53 ? "大王" : "小王") : `${f.symbol}${f.rank}`;
-  const inner = [h("span", { class: "rank", text: f.joker ? (code === 53 ? "大" : "小") : f.rank }),
-    h("span", { class: "suit", text: f.symbol })];
+  const levelCard = !f.joker && cardRank(code) === level && !wild;
+  const cls = ["card", f.red ? "red" : "black", f.joker ? "joker" : "", wild ? "wild" : "", levelCard ? "level" : "",
+    opts.selected ? "selected" : "", opts.eligible ? "eligible" : "", opts.dim ? "dim" : "",
+    opts.small ? "small" : "", opts.mid ? "mid" : ""].filter(Boolean).join(" ");
+  const name = f.joker ? (code === 53 ? (currentLang() === "en" ? "big joker" : "大王") : (currentLang() === "en" ? "small joker" : "小王"))
+    : `${f.symbol}${f.rank}`;
+  const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "");
+  const inner = [
+    h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? (currentLang() === "en" ? "JKR" : code === 53 ? "大王" : "小王") : f.rank }),
+    h("span", { class: "suit", text: f.symbol }),
+    wild ? h("span", { class: "mark", text: t("wildShort") }) : levelCard ? h("span", { class: "mark", text: t("levelShort") }) : null,
+  ];
   if (opts.onclick) {
-    return h("button", { class: cls, onclick: opts.onclick, "aria-pressed": opts.selected ? "true" : "false",
-      "aria-label": label + (wild ? ` (${t("wild")})` : ""), "data-card": code, "data-testid": "hand-card" }, inner);
+    return h("button", { type: "button", class: cls, onclick: opts.onclick, "aria-pressed": opts.selected ? "true" : "false",
+      "aria-label": label, "data-card": code, "data-key": opts.key, "data-testid": "hand-card" }, inner);
   }
-  return h("span", { class: cls, "aria-label": label, "data-card": code }, inner);
+  return h("span", { class: cls, role: "img", "aria-label": label, "data-card": code }, inner);
 }
 
-function displayedHand(view) {
-  const hand = view.hand || [];
-  if (ui.sortMode === "suit") return sortCards(hand, view.level, "suit");
-  if (ui.sortMode === "plays") {
-    // group equal ranks, bigger groups first: a display aid only
-    const byRank = new Map();
-    for (const c of sortCards(hand, view.level)) {
-      const r = c >= 52 ? c : cardRank(c);
-      byRank.set(r, [...(byRank.get(r) || []), c]);
-    }
-    return [...byRank.values()].sort((a, b) => b.length - a.length).flat();
-  }
-  return sortCards(hand, view.level);
+function cardRow(cards, level, opts = {}) {
+  return h("span", { class: `played ${opts.big ? "big" : ""}` }, cards.map((c) => cardEl(c, level, { small: !opts.big, mid: opts.big })));
 }
 
-function seatName(i) {
-  const s = ui.room?.seats?.[i];
-  if (!s) return `${t("seat")} ${i + 1}`;
-  return s.kind === "bot" ? `🤖 ${s.nickname || t("bot")}` : s.nickname || `${t("seat")} ${i + 1}`;
-}
+// ------------------------------------------------------------------ table
 
-function playLabel(move, level) {
-  if (!move) return null;
-  if (move.type === "pass") return h("span", { class: "pass-label", text: t("passed") });
-  return h("span", { class: "played" }, move.cards.map((c) => cardEl(c, level, { small: true })));
-}
-
-function seatBox(view, seat, position) {
-  const lastMove = [...(view.trick || [])].reverse().find((m) => m.seat === seat);
-  const out = (view.finished || []).indexOf(seat);
-  const connected = ui.presence?.connected?.[seat];
-  const auto = view.auto?.[seat] || ui.presence?.auto?.[seat];
-  const isTurn = view.turn === seat && view.phase === "play";
-  return h("div", { class: `seat-box ${position} ${isTurn ? "turn" : ""}`, "data-testid": `table-seat-${seat}` },
-    h("div", { class: "who" },
-      ui.room?.seats?.[seat]?.kind === "bot" ? null
-        : h("span", { class: `dot ${connected === false ? "off" : "on"}`, title: connected === false ? t("offline") : t("connected") }),
-      h("span", { class: "name", text: seatName(seat) + (seat === view.seat ? ` (${t("you")})` : "") }),
-      h("span", { class: "team", text: `${t("team")} ${(seat % 2) + 1}` })),
-    h("div", { class: "count", "data-testid": `count-${seat}`, text: `${view.counts[seat]} ${t("cards")}` }),
-    auto ? h("div", { class: "badge auto", text: t("onAuto") }) : null,
-    out >= 0 ? h("div", { class: "badge", text: t("places")[out] }) : null,
-    isTurn && view.deadline ? h("div", { class: "deadline", "data-deadline": view.deadline }, deadlineText(view.deadline)) : null,
-    h("div", { class: "last-play" }, playLabel(lastMove, view.level)));
-}
-
-function deadlineText(deadline) {
-  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-  return `${left} ${t("seconds")} ${t("deadline")}`;
-}
-
-function rankText(rank) {
-  return rank === 10 ? "10" : "  23456789TJQKA"[rank].replace("T", "10");
+function handGroups(view) {
+  return arrange(view.hand || [], view.level, ui.sortMode);
 }
 
 function selectedCards(view) {
-  const hand = displayedHand(view);
-  return [...ui.selected].map((i) => hand[i]).filter((c) => c !== undefined);
+  return handGroups(view).flat().filter((c) => ui.selected.has(c.key)).map((c) => c.card);
+}
+
+function myTurn(view) {
+  return view.phase === "play" && view.turn === view.seat && view.seat !== null && view.seat !== undefined;
+}
+
+function owesReturn(view) {
+  return view.phase === "return" && (view.return_choices || []).length > 0;
 }
 
 async function playSelected(view) {
   const cards = selectedCards(view);
-  if (!cards.length) return showMessage(t("play") + "?", "error");
-  const ok = await act({ type: "play", cards });
-  if (ok) {
+  if (!cards.length) return showMessage(t("needCards"), "error");
+  if (await act({ type: "play", cards })) {
     ui.selected.clear();
-    ui.message = "";
+    ui.message = null;
+    render();
+  }
+}
+
+async function pass() {
+  if (await act({ type: "pass" })) {
+    ui.selected.clear();
     render();
   }
 }
@@ -284,171 +417,403 @@ async function suggest(view) {
   if (!result) return;
   ui.selected.clear();
   const action = result.action || {};
-  const want = [...(action.cards || (action.card !== undefined ? [action.card] : []))];
-  displayedHand(view).forEach((c, i) => {
-    const k = want.indexOf(c);
+  const want = [...(action.cards || (action.card !== undefined && action.card !== null ? [action.card] : []))];
+  for (const c of handGroups(view).flat()) {
+    const k = want.indexOf(c.card);
     if (k >= 0) {
-      ui.selected.add(i);
+      ui.selected.add(c.key);
       want.splice(k, 1);
     }
-  });
+  }
   ui.suggestions += 1;
-  showMessage(`${t("suggest")}: ${result.reason || (action.type === "pass" ? t("pass") : "")}`);
+  const what = action.type === "pass" ? t("pass") : "";
+  showMessage(`${t("suggest")}：${result.reason || what}`, "info");
 }
 
 async function returnSelected(view) {
   const cards = selectedCards(view);
-  if (cards.length !== 1) return showMessage(t("chooseReturn"), "error");
+  if (cards.length !== 1) {
+    return showMessage(t("chooseReturn", { name: seatName(giverTo(view, view.seat)) }), "error");
+  }
   if (await act({ type: "return", card: cards[0] })) {
     ui.selected.clear();
     render();
   }
 }
 
-function resultPanel(view) {
-  const r = view.last_result;
-  if (!r) return null;
-  return h("div", { class: "panel result", "data-testid": "deal-result" },
-    h("h2", { text: view.phase === "match_over" ? t("matchWon") : t("result") }),
-    h("ol", { class: "places" }, r.places.map((s, i) => h("li", {}, `${t("places")[i]}: ${seatName(s)}`))),
-    h("p", { text: `${t("winner")}: ${t("team")} ${r.winner_team + 1} · ${t("upgrade")} +${r.upgrade}` }),
-    h("p", { text: `${t("levels")}: ${t("team")} 1 ${rankText(r.levels[0])} · ${t("team")} 2 ${rankText(r.levels[1])}` }),
-    r.reason ? h("p", { class: "reason", "data-testid": "result-reason", text: r.reason }) : null,
-    view.phase === "deal_over" && view.seat !== null && view.seat !== undefined
-      ? h("button", { class: "primary", "data-testid": "next-deal", onclick: () => act({ type: "next_deal" }) }, t("nextDeal"))
-      : null);
+function giverTo(view, seat) {
+  return (view.tribute?.gifts || []).find((g) => g.to === seat)?.from ?? seat;
+}
+
+async function setAuto(on) {
+  await act(on ? { type: "auto", on: true, interval: ui.autoInterval } : { type: "auto", on: false });
+  render();
+}
+
+async function setAutoInterval(value) {
+  ui.autoInterval = value;
+  store.setItem("guandan:auto-interval", String(value));
+  if (tableView()?.autoplay !== null && tableView()?.autoplay !== undefined) await setAuto(true);
+}
+
+function cycleSort() {
+  ui.sortMode = SORT_MODES[(SORT_MODES.indexOf(ui.sortMode) + 1) % SORT_MODES.length];
+  store.setItem("guandan:sort", ui.sortMode);
+  render();
+}
+
+function timeText(left) {
+  return currentLang() === "en" ? `${left} s` : `${left}秒`;
+}
+
+function countdown(deadline, testid, cls = "") {
+  if (deadline === null || deadline === undefined) return null;
+  const left = secondsLeft(deadline);
+  return h("span", { class: `countdown ${cls} ${left <= 5 ? "urgent" : ""}`, "data-deadline": deadline, "data-testid": testid,
+    role: "timer", "aria-label": t("deadline") }, timeText(left));
+}
+
+function seatBox(view, seat, position) {
+  const last = lastMoves(view.trick)[seat];
+  const place = (view.finished || []).indexOf(seat);
+  const kind = seatKind(seat);
+  const connected = ui.presence?.connected?.[seat];
+  const auto = view.auto?.[seat];
+  const pending = (view.pending || []).includes(seat) && ["play", "return"].includes(view.phase);
+  const count = view.counts?.[seat] ?? 0;
+  return h("div", { class: `seat-box ${position} t${teamOf(seat)} ${pending ? "turn" : ""} ${seat === view.seat ? "me" : ""}`,
+    "data-testid": `table-seat-${seat}` },
+    h("div", { class: "who" },
+      kind === "human" || kind === "ai"
+        ? h("span", { class: `dot ${connected === false ? "off" : "on"}`, title: connected === false ? t("offline") : t("connected"),
+          "data-testid": `online-${seat}`, "data-online": connected === false ? "no" : "yes" }) : null,
+      h("span", { class: "name", text: seatName(seat) }),
+      seat === view.seat ? h("span", { class: "badge you", text: t("you") }) : null,
+      kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null),
+    h("div", { class: "meta" },
+      h("span", { class: `count ${count <= 10 && count > 0 ? "low" : ""}`, "data-testid": `count-${seat}` },
+        h("strong", { text: count }), ` ${t("cards")}`),
+      place >= 0 ? h("span", { class: `badge place p${place}`, text: t("places")[place] }) : null,
+      auto ? h("span", { class: `badge auto ${auto}`, "data-testid": `auto-${seat}`, "data-auto": auto,
+        text: auto === "dropout" ? t("autoDropout") : t("autoPlayer") }) : null,
+      countdown(view.deadlines?.[seat], `countdown-${seat}`)),
+    h("div", { class: "last-play" },
+      last ? (last.type === "pass" ? h("span", { class: "pass-label", text: t("passed") })
+        : cardRow(last.cards, view.level)) : null));
+}
+
+function levelsBar(view) {
+  const me = view.seat;
+  const chip = (team) => h("span", { class: `level-chip t${team} ${view.level_team === team ? "playing" : ""}` },
+    h("span", { class: "chip-label", text: teamName(team, me) }), h("strong", { text: rankText(view.levels[team]) }));
+  const wildCard = (view.level - 2) * 4 + 1;
+  return h("div", { class: "levels", "data-testid": "levels" },
+    chip(0),
+    h("span", { class: "deal-level", "data-testid": "deal-level" },
+      h("span", { class: "chip-label", text: t("deal", { n: view.deal }) }),
+      h("span", {}, `${t("dealLevel")} `, h("strong", { text: rankText(view.level) })),
+      h("span", { class: "wild-chip", title: t("wild") }, cardEl(wildCard, view.level, { small: true }), h("span", { text: t("wild") }))),
+    chip(1));
 }
 
 function tributeInfo(view) {
   const tr = view.tribute;
   if (!tr) return null;
-  if (tr.refused) return h("div", { class: "tribute", text: t("refused") });
-  return h("div", { class: "tribute" },
-    (tr.gifts || []).map((g) => h("span", {}, `${t("tribute")} ${seatName(g.from)} → ${seatName(g.to)} `, cardEl(g.card, view.level, { small: true }))),
-    (tr.returns || []).map((g) => h("span", {}, ` ${t("returnCard")} ${seatName(g.from)} → ${seatName(g.to)} `, cardEl(g.card, view.level, { small: true }))));
+  if (view.phase !== "return" && (view.played || []).length > 0) return null;
+  const names = (seats) => seats.map(seatName).join("、");
+  if (tr.refused) return h("div", { class: "tribute", "data-testid": "tribute" }, t("refused", { names: names(tr.givers || []) }));
+  return h("div", { class: "tribute", "data-testid": "tribute" },
+    h("div", { class: "tribute-title", text: `${t("tribute")} · ${tr.kind === "double" ? t("doubleTribute") : t("singleTribute")}` }),
+    (tr.gifts || []).map((g) => h("div", { class: "tribute-line" },
+      t("tributeLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
+    (tr.returns || []).map((g) => h("div", { class: "tribute-line" },
+      t("returnLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
+    view.phase === "return" && (tr.pending || []).length
+      ? h("div", { class: "tribute-line waiting-line" }, t("waitReturn", { names: names(tr.pending) }), " ",
+        countdown(view.deadline, "countdown")) : null);
+}
+
+function centerBox(view) {
+  const top = view.top;
+  const turnSeat = view.turn;
+  let turnLine = null;
+  if (view.phase === "play" && turnSeat !== null && turnSeat !== undefined) {
+    turnLine = myTurn(view)
+      ? h("div", { class: "turn-line mine", "data-testid": "your-turn" }, t("yourTurn"), " ", countdown(view.deadline, "countdown", "big"))
+      : h("div", { class: "turn-line", "data-testid": "turn-of" }, t("turnOf", { name: seatName(turnSeat) }), " ",
+        countdown(view.deadline, "countdown"));
+  }
+  return h("div", { class: "table-center", "data-testid": "table-top" },
+    top ? h("div", { class: "top-play" },
+      h("div", { class: "top-label" }, h("strong", { text: seatName(top.seat) }), ` · ${tIn("kinds", top.kind) || top.kind}`),
+      cardRow(top.cards, view.level, { big: true })) : null,
+    tributeInfo(view),
+    turnLine);
+}
+
+function resultPanel(view) {
+  const r = view.last_result;
+  if (!r) return null;
+  const me = view.seat;
+  const over = view.phase === "match_over";
+  const seated = me !== null && me !== undefined;
+  const winner = view.match_winner ?? r.winner_team;
+  const title = over
+    ? `🏆 ${t("matchWon")} ${seated ? (winner === teamOf(me) ? t("weWon") : t("theyWon")) : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`
+    : `${t("result")} · ${t("deal", { n: r.deal })}`;
+  const before = r.levels_before || r.levels;
+  return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
+    h("div", { class: `panel result ${over ? "match-over" : ""}`, "data-testid": "deal-result" },
+      h("h2", { id: "result-title", "data-testid": over ? "match-won" : "result-title", text: title }),
+      h("ol", { class: "places" }, r.places.map((s, i) => h("li", { class: `t${teamOf(s)} ${s === me ? "me" : ""}` },
+        h("span", { class: `badge place p${i}`, text: t("places")[i] }),
+        h("span", { class: "grow", text: seatName(s) }),
+        h("span", { class: `team-chip t${teamOf(s)}`, text: teamName(teamOf(s), me) })))),
+      h("p", { class: "upgrade", "data-testid": "result-upgrade" },
+        t("upBy", { team: teamName(r.winner_team, me), n: r.upgrade,
+          combo: r.places.map((s, i) => (teamOf(s) === r.winner_team ? t("places")[i] : null)).filter(Boolean).join("+") })),
+      h("p", { class: "levels-line" }, `${t("levelsAfter")}：`,
+        [0, 1].map((team) => h("span", { class: `level-change t${team}` },
+          `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
+      r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}：` }), r.reason)
+        : null,
+      over ? h("button", { class: "primary", "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby"))
+        : seated ? h("button", { class: "primary", "data-testid": "next-deal", onclick: () => act({ type: "next_deal" }) }, t("nextDeal"))
+          : h("p", { class: "hint", text: t("waitNext") })));
 }
 
 function autoControls(view) {
-  const mine = view.auto?.[view.seat];
-  return h("label", { class: "auto-toggle" },
-    h("input", { type: "checkbox", checked: !!mine, "data-testid": "auto-toggle",
-      onchange: (e) => act({ type: "auto", on: e.target.checked, interval: Number(document.querySelector("[data-testid=auto-interval]")?.value || 1) }) }),
-    ` ${t("auto")} `,
-    mine ? h("select", { "data-testid": "auto-interval", "aria-label": t("interval"),
-      onchange: (e) => act({ type: "auto", on: true, interval: Number(e.target.value) }) },
-      AUTO_INTERVALS.map((s) => h("option", { value: s, selected: (view.auto_interval?.[view.seat] ?? 1) === s, text: `${s} ${t("seconds")}` }))) : null);
+  const on = view.autoplay !== null && view.autoplay !== undefined;
+  const interval = on ? view.autoplay : ui.autoInterval;
+  return h("div", { class: `auto-controls ${on ? "on" : ""}` },
+    h("label", { class: "check" },
+      h("input", { type: "checkbox", checked: on, "data-testid": "auto-toggle", onchange: (e) => setAuto(e.target.checked) }),
+      h("span", { text: t("auto") })),
+    on ? h("select", { "data-testid": "auto-interval", "aria-label": `${t("auto")} ${t("interval")}`,
+      onchange: (e) => setAutoInterval(Number(e.target.value)) },
+      AUTO_INTERVALS.map((s) => h("option", { value: s, selected: Number(interval) === s, text: `${s} ${t("seconds")}` }))) : null);
 }
 
-function tableScreen() {
-  const { view } = ui.state;
+function toggleCard(view, key) {
+  if (ui.selected.has(key)) ui.selected.delete(key);
+  else {
+    if (owesReturn(view)) ui.selected.clear();
+    ui.selected.add(key);
+  }
+  render();
+}
+
+function handArea(view) {
   const me = view.seat;
-  const spectator = me === null || me === undefined;
-  const base = spectator ? 0 : me;
-  const hand = displayedHand(view);
-  const returning = view.phase === "return" && (view.return_choices || []).length > 0;
+  if (me === null || me === undefined) return h("p", { class: "spectator", "data-testid": "spectator", text: t("spectator") });
+  const returning = owesReturn(view);
   const eligible = new Set(view.return_choices || []);
-  const myTurn = view.phase === "play" && view.turn === me;
-  const header = h("div", { class: "levels", "data-testid": "levels" },
-    h("span", {}, `${t("team")} 1: ${rankText(view.levels[0])}`),
-    h("span", { class: "deal-level" }, `${t("deal")} `, h("strong", { text: rankText(view.level) }),
-      " · ", t("wild"), " ", cardEl((view.level - 2) * 4 + 1, view.level, { small: true })),
-    h("span", {}, `${t("team")} 2: ${rankText(view.levels[1])}`));
-  const top = view.top;
-  const center = h("div", { class: "center", "data-testid": "table-top" },
-    top ? [h("div", { class: "label", text: `${t("lastPlay")}: ${seatName(top.seat)}` }),
-      h("div", { class: "played big" }, top.cards.map((c) => cardEl(c, view.level)))] : null,
-    tributeInfo(view),
-    myTurn ? h("div", { class: "your-turn", "data-testid": "your-turn", text: t("yourTurn") }) : null);
-  const handRow = spectator ? h("p", { class: "spectator", text: t("spectator") }) :
-    h("div", { class: "hand", "data-testid": "hand" }, hand.map((c, i) => cardEl(c, view.level, {
-      selected: ui.selected.has(i), eligible: returning && eligible.has(c),
-      onclick: () => {
-        if (ui.selected.has(i)) ui.selected.delete(i);
-        else {
-          if (returning) ui.selected.clear();
-          ui.selected.add(i);
-        }
-        render();
-      },
-    })));
-  const actions = spectator ? null : h("div", { class: "actions" },
-    returning ? [h("span", { class: "hint", text: t("chooseReturn") }),
-      h("button", { class: "primary", "data-testid": "return", onclick: () => returnSelected(view) }, t("returnCard"))]
-      : [h("button", { class: "primary", "data-testid": "play", disabled: !myTurn, onclick: () => playSelected(view) }, t("play")),
-        h("button", { "data-testid": "pass", disabled: !myTurn || !top, onclick: () => act({ type: "pass" }).then((ok) => ok && ui.selected.clear()) }, t("pass"))],
-    h("button", { "data-testid": "sort", onclick: () => {
-      ui.sortMode = { rank: "suit", suit: "plays", plays: "rank" }[ui.sortMode];
-      ui.selected.clear();
-      render();
-    } }, `${t("sort")} (${t({ rank: "sortRank", suit: "sortSuit", plays: "sortPlays" }[ui.sortMode])})`),
-    h("button", { "data-testid": "suggest", disabled: !(myTurn || returning), onclick: () => suggest(view) }, t("suggest")),
-    autoControls(view));
-  return h("main", { class: "table" },
-    header,
+  const groups = handGroups(view);
+  if (!groups.length) {
+    const place = (view.finished || []).indexOf(me);
+    return h("p", { class: "hand-empty", text: place >= 0 ? `${t("finished")} · ${t("places")[place]}` : "" });
+  }
+  return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("cards") },
+    groups.map((g) => h("span", { class: "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
+      key, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
+      onclick: () => toggleCard(view, key),
+    })))));
+}
+
+function actionBar(view) {
+  const me = view.seat;
+  if (me === null || me === undefined) return null;
+  const returning = owesReturn(view);
+  const mine = myTurn(view);
+  const sortLabel = `${t("sort")}·${t(SORT_LABEL[ui.sortMode])}`;
+  return h("div", { class: "actions" },
+    h("div", { class: "row center" },
+      returning
+        ? h("button", { class: "primary", "data-testid": "return", onclick: () => returnSelected(view) }, t("returnCard"))
+        : [h("button", { class: "primary", "data-testid": "play", disabled: !mine, onclick: () => playSelected(view) }, t("play")),
+          h("button", { "data-testid": "pass", disabled: !mine || !view.top, onclick: pass }, t("pass"))],
+      h("button", { "data-testid": "suggest", disabled: !(mine || returning), onclick: () => suggest(view) }, t("suggest")),
+      h("button", { "data-testid": "sort", onclick: cycleSort, "aria-label": sortLabel }, sortLabel)),
+    h("div", { class: "row center" }, autoControls(view)),
+    h("p", { class: "shortcuts", text: t("shortcuts") }));
+}
+
+function tableScreen(view) {
+  const pos = positions(view.seat);
+  const returning = owesReturn(view);
+  const hint = returning && !ui.message
+    ? { text: t("chooseReturn", { name: seatName(giverTo(view, view.seat)) }), kind: "hint" } : ui.message;
+  return h("main", { class: `table phase-${view.phase}` },
+    levelsBar(view),
     h("div", { class: "ring" },
-      seatBox(view, (base + 2) % 4, "top"),
-      seatBox(view, (base + 3) % 4, "left"),
-      center,
-      seatBox(view, (base + 1) % 4, "right"),
-      seatBox(view, base, "bottom")),
-    ["deal_over", "match_over"].includes(view.phase) ? resultPanel(view) : null,
-    h("div", { class: `message ${ui.messageKind}`, role: "status", "data-testid": "message", text: ui.message }),
-    handRow,
-    actions);
+      seatBox(view, pos.top, "top"),
+      seatBox(view, pos.left, "left"),
+      centerBox(view),
+      seatBox(view, pos.right, "right"),
+      seatBox(view, pos.bottom, "bottom")),
+    h("div", { class: `message ${hint?.kind || ""}`, role: hint?.kind === "error" ? "alert" : "status", "data-testid": "message",
+      text: hint?.text || "" }),
+    handArea(view),
+    actionBar(view),
+    ["deal_over", "match_over"].includes(view.phase) ? resultPanel(view) : null);
 }
 
 // ------------------------------------------------------------------ shell
 
+function banner() {
+  if (ui.status === "connected") return null;
+  if (ui.status === "replaced") {
+    return h("div", { class: "status-banner replaced", "data-testid": "status", role: "alert" },
+      h("span", { text: t("replaced") }),
+      h("button", { class: "small", "data-testid": "take-back", onclick: () => conn.takeBack() }, t("takeBack")));
+  }
+  if (ui.status === "reconnecting") {
+    const s = conn.retryAt ? Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000)) : 0;
+    return h("div", { class: "status-banner", "data-testid": "status", role: "status" },
+      h("span", { text: t("reconnecting") }),
+      conn.retryAt ? h("span", { class: "retry", "data-retry-at": conn.retryAt }, t("retryIn", { s })) : null,
+      h("button", { class: "small", "data-testid": "retry-now", onclick: () => conn.reconnectNow() }, t("retryNow")));
+  }
+  return h("div", { class: "status-banner", "data-testid": "status", role: "status", text: t("connecting") });
+}
+
 function render() {
   const root = document.getElementById("app");
-  const status = ui.status === "connected" ? null
-    : h("div", { class: "status-banner", "data-testid": "status", text: ui.status === "reconnecting" ? t("reconnecting") : ui.status });
-  const bar = h("header", {},
-    h("h1", { text: t("title") }),
-    ui.room ? h("span", { class: "code-small", text: ui.room.code }) : null,
-    h("button", { class: "lang", "data-testid": "lang", onclick: () => { toggleLang(); render(); } }, t("language")),
-    ui.room ? h("button", { onclick: leave, "data-testid": "leave" }, t("leave")) : null);
+  if (!root) return;
+  const focusedKey = document.activeElement?.getAttribute?.("data-key");
+  const view = tableView();
+  const bar = h("header", { class: "topbar" },
+    h("h1", {}, h("span", { class: "logo", "aria-hidden": "true", text: "♠♥" }), t("title")),
+    ui.room ? h("span", { class: "code-small", "data-testid": "header-code", text: ui.room.code }) : null,
+    h("button", { class: "small lang", "data-testid": "lang", lang: currentLang() === "zh" ? "en" : "zh",
+      onclick: () => { toggleLang(); render(); } }, t("language")),
+    ui.room ? h("button", { class: "small", onclick: leave, "data-testid": "leave" }, t("leave")) : null);
   let screen;
-  if (ui.state?.view && ui.room?.status === "playing" && ui.state.view.phase) screen = tableScreen();
+  if (view) screen = tableScreen(view);
   else if (ui.room) screen = roomLobby();
   else screen = lobbyScreen();
-  const messageInLobby = !(ui.state?.view?.phase) && ui.message
-    ? h("div", { class: `message ${ui.messageKind}`, role: "status", "data-testid": "message", text: ui.message }) : null;
-  root.replaceChildren(bar, status || "", messageInLobby || "", screen);
+  const lobbyMessage = !view && ui.message
+    ? h("div", { class: `message ${ui.message.kind}`, role: ui.message.kind === "error" ? "alert" : "status", "data-testid": "message",
+      text: ui.message.text }) : null;
+  const next = h("div", {}, bar, banner(), lobbyMessage, screen);
+  morphChildren(root, next);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
+  document.title = ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`;
+  if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {
+    root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)?.focus({ preventScroll: true });
+  }
+}
+
+/** Countdowns tick in place, without a full render. */
+function tick() {
+  const now = Date.now();
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    const left = secondsLeft(Number(el.dataset.deadline), now);
+    const text = timeText(left);
+    if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle("urgent", left <= 5);
+  }
+  for (const el of document.querySelectorAll("[data-retry-at]")) {
+    el.textContent = t("retryIn", { s: Math.max(0, Math.ceil((Number(el.dataset.retryAt) - now) / 1000)) });
+  }
 }
 
 async function leave() {
   const code = ui.room?.code;
-  await act({ type: "leave" });
-  if (code) forgetSeat(code);
+  const view = tableView();
+  const keepSeat = ui.room?.status === "playing" && view?.phase !== "match_over";
+  if (conn.status === "connected") await conn.request({ type: "leave" }).catch(() => null);
+  if (code && !keepSeat) forgetSeat(code);
+  conn.leaveRoom();
   ui.room = null;
   ui.state = null;
-  conn.room = null;
+  ui.presence = null;
+  ui.selected.clear();
+  ui.message = null;
   history.replaceState(null, "", location.pathname);
   render();
 }
 
+// ------------------------------------------------------------------ keyboard
+
+function moveFocus(delta, edge) {
+  const cards = [...document.querySelectorAll("[data-testid=hand] .card")];
+  if (!cards.length) return;
+  let i = cards.indexOf(document.activeElement);
+  if (edge === "start") i = 0;
+  else if (edge === "end") i = cards.length - 1;
+  else i = i < 0 ? 0 : Math.max(0, Math.min(cards.length - 1, i + delta));
+  cards[i].focus();
+}
+
 document.addEventListener("keydown", (e) => {
-  if (!ui.state?.view || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-  const view = ui.state.view;
-  if (e.key === "Enter" && view.phase === "play" && view.turn === view.seat) playSelected(view);
-  else if (e.key === "p" && view.phase === "play" && view.turn === view.seat) act({ type: "pass" });
-  else if (e.key === "s") suggest(view);
-  else if (e.key === "Escape") {
-    ui.selected.clear();
-    render();
+  if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  const tag = e.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return;
+  const view = tableView();
+  if (!view || view.seat === null || view.seat === undefined) return;
+  const onCard = e.target.classList?.contains("card") && !!e.target.closest("[data-testid=hand]");
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const focusedKey = onCard ? e.target.dataset.key : null;
+  switch (key) {
+    case "ArrowLeft":
+    case "ArrowRight":
+      e.preventDefault();
+      moveFocus(key === "ArrowLeft" ? -1 : 1);
+      return;
+    case "Home":
+    case "End":
+      if (!onCard) return;
+      e.preventDefault();
+      moveFocus(0, key === "Home" ? "start" : "end");
+      return;
+    case "ArrowUp":
+    case "ArrowDown":
+      if (!focusedKey) return;
+      e.preventDefault();
+      if ((key === "ArrowUp") !== ui.selected.has(focusedKey)) toggleCard(view, focusedKey);
+      return;
+    case "Enter":
+      if (tag === "BUTTON" && !onCard) return; // Enter on a button presses that button
+      e.preventDefault();
+      if (owesReturn(view)) returnSelected(view);
+      else if (myTurn(view)) playSelected(view);
+      else if (view.phase === "deal_over") act({ type: "next_deal" });
+      return;
+    case "p":
+      if (myTurn(view) && view.top) pass();
+      return;
+    case "s":
+      if (myTurn(view) || owesReturn(view)) suggest(view);
+      return;
+    case "r":
+      cycleSort();
+      return;
+    case "a":
+      setAuto(view.autoplay === null || view.autoplay === undefined);
+      return;
+    case "Escape":
+      ui.selected.clear();
+      ui.message = null;
+      render();
+      return;
+    default:
   }
 });
 
+// ------------------------------------------------------------------ start
+
 // Resume the seat this browser holds for the room in the link (or the last room), then connect.
-const linked = new URLSearchParams(location.search).get("room") || localStorage.getItem("guandan:last-room");
+const linked = new URLSearchParams(location.search).get("room")?.toUpperCase() || store.getItem("guandan:last-room");
 const saved = linked ? loadSeat(linked) : null;
 if (saved?.token) conn.room = { code: linked, seat: saved.seat, token: saved.token };
+window.addEventListener("online", () => conn.reconnectNow());
+window.addEventListener("offline", () => conn.dropped());
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") conn.reconnectNow();
+});
 conn.connect();
-setInterval(() => {
-  if (ui.state?.view?.deadline) render();
-}, 1000);
+setInterval(tick, 250);
 render();
 
-globalThis.guandan = { ui, conn };
+globalThis.guandan = { ui, conn, render };

@@ -4,7 +4,11 @@ import { decodeMessage, encodeMessage } from "./codec.js";
 import { applyDiff } from "./patch.js";
 
 export const PROTOCOL_VERSION = 1;
-const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+export const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const REQUEST_TIMEOUT_MS = 15000;
+const HEARTBEAT_MS = 25000;
+// Resume errors that mean the seat is gone for good (anything else is retried).
+const FATAL_RESUME = new Set(["bad_token", "room_not_found"]);
 
 export function tokenKey(code) {
   return `guandan:seat:${code}`;
@@ -25,92 +29,246 @@ export function saveSeat(code, seat, token) {
 
 export function forgetSeat(code) {
   localStorage.removeItem(tokenKey(code));
+  localStorage.removeItem(`guandan:ai:${code}`);
   if (localStorage.getItem("guandan:last-room") === code) localStorage.removeItem("guandan:last-room");
+}
+
+/** The delay before reconnection attempt `attempt` (0-based), with +-25% jitter. */
+export function backoff(attempt, random = Math.random) {
+  return BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] * (0.75 + random() / 2);
+}
+
+function codedError(code, message, local = false) {
+  return Object.assign(new Error(message), { code, local });
 }
 
 export class Connection {
   constructor(url, handlers) {
     this.url = url;
-    this.handlers = handlers; // { onStatus, onState, onRoom, onPresence, onError, onReplaced }
+    this.handlers = handlers; // { onStatus, onState, onRoom, onPresence, onError, onReplaced, onLost }
     this.nextId = 1;
     this.pending = new Map();
-    this.state = null; // { version, view }
+    this.state = null; // { version, view, seat }
     this.room = null; // { code, seat, token }
     this.attempt = 0;
     this.ws = null;
     this.closedByUs = false;
+    this.replaced = false;
+    this.retryTimer = null;
+    this.retryAt = null; // when the next reconnection attempt is due (ms), for the banner
+    this.resyncing = false;
+    this.heartbeat = null;
+    this.status = "connecting";
+    this.snapshots = 0; // how many snapshots arrived (tests and tools watch resyncs with it)
+    this.readyWaiters = [];
+  }
+
+  setStatus(status) {
+    this.status = status;
+    if (status === "connected") {
+      for (const waiter of this.readyWaiters.splice(0)) waiter.resolve();
+    } else if (status === "replaced") {
+      for (const waiter of this.readyWaiters.splice(0)) waiter.reject(codedError("not_connected", "not connected", true));
+    }
+    this.handlers.onStatus?.(status);
+  }
+
+  /** Resolves once the connection is up (hello done, seat resumed); rejects after `timeoutMs`. */
+  whenReady(timeoutMs) {
+    if (this.status === "connected") return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = { resolve, reject };
+      const timer = setTimeout(() => {
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== waiter);
+        reject(codedError("not_connected", "not connected", true));
+      }, timeoutMs);
+      waiter.resolve = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      waiter.reject = (err) => {
+        clearTimeout(timer);
+        reject(err);
+      };
+      this.readyWaiters.push(waiter);
+    });
   }
 
   connect() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retryAt = null;
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
     this.closedByUs = false;
-    this.handlers.onStatus?.(this.attempt ? "reconnecting" : "connecting");
-    const ws = new WebSocket(this.url);
+    this.replaced = false;
+    this.setStatus(this.attempt ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this.scheduleReconnect();
+      return;
+    }
     ws.binaryType = "arraybuffer";
     this.ws = ws;
-    ws.onopen = async () => {
-      this.attempt = 0;
-      try {
-        await this.request({ type: "hello", protocol: PROTOCOL_VERSION, client: "guandan-web" });
-        if (this.room?.token) {
-          try {
-            await this.resume(this.room.code, this.room.token);
-          } catch (err) {
-            // the room expired or the seat token is no longer valid: back to the lobby
-            forgetSeat(this.room.code);
-            this.room = null;
-            this.handlers.onLost?.(err);
-          }
-        }
-        this.handlers.onStatus?.("connected");
-      } catch (err) {
-        this.handlers.onError?.(err);
-      }
+    ws.onopen = () => this.opened(ws);
+    ws.onmessage = (event) => {
+      if (ws === this.ws) this.receive(event.data);
     };
-    ws.onmessage = (event) => this.receive(event.data);
-    ws.onclose = (event) => {
-      for (const { reject } of this.pending.values()) reject(new Error("connection closed"));
-      this.pending.clear();
-      if (event.code === 4001) {
-        // another tab or device took this seat: do not fight over it
-        this.handlers.onReplaced?.(event.reason);
-        this.handlers.onStatus?.("replaced");
+    ws.onclose = (event) => this.closed(ws, event);
+  }
+
+  async opened(ws) {
+    try {
+      const early = { early: true };
+      await this.request({ type: "hello", protocol: PROTOCOL_VERSION, client: "guandan-web" }, undefined, early);
+      if (this.room?.token || this.room?.watch) {
+        try {
+          if (this.room.token) await this.resume(this.room.code, this.room.token, early);
+          // a spectator has no token: watch again under the same nickname
+          else await this.request({ type: "join", code: this.room.code, nickname: this.room.watch, spectator: true }, undefined, early);
+        } catch (err) {
+          if (!FATAL_RESUME.has(err.code)) throw err; // busy, unavailable, a dropped connection: retry
+          // the room expired or the seat token is no longer valid: back to the lobby
+          forgetSeat(this.room.code);
+          this.room = null;
+          this.state = null;
+          this.handlers.onLost?.(err);
+        }
+      }
+      if (ws !== this.ws) return;
+      this.attempt = 0;
+      this.setStatus("connected");
+      this.startHeartbeat();
+    } catch (err) {
+      if (ws !== this.ws) return;
+      if (err.code === "protocol_mismatch") {
+        this.handlers.onError?.(err);
         return;
       }
-      if (this.closedByUs) return;
-      const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (0.75 + Math.random() / 2);
-      this.attempt += 1;
-      this.handlers.onStatus?.("reconnecting");
-      setTimeout(() => this.connect(), delay);
-    };
+      ws.close(); // onclose schedules the next attempt
+    }
+  }
+
+  closed(ws, event) {
+    if (ws !== this.ws) return;
+    this.stopHeartbeat();
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject(codedError("not_connected", "connection closed", true));
+    }
+    this.pending.clear();
+    this.resyncing = false;
+    if (event.code === 4001) {
+      // another tab or device took this seat: do not fight over it
+      this.replaced = true;
+      this.handlers.onReplaced?.(event.reason);
+      this.setStatus("replaced");
+      return;
+    }
+    if (this.closedByUs) return;
+    this.scheduleReconnect();
+  }
+
+  scheduleReconnect() {
+    const delay = backoff(this.attempt);
+    this.attempt += 1;
+    this.retryAt = Date.now() + delay;
+    this.setStatus("reconnecting");
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Reconnect at once (the network came back, the tab became visible, the player asked). */
+  reconnectNow() {
+    if (this.closedByUs || this.replaced) return; // a replaced tab waits for the player to take the seat back
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) return;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    this.connect();
+  }
+
+  /** After "replaced": take the seat back in this tab (the other one is replaced in turn). */
+  takeBack() {
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** The network is reported gone: drop the socket now instead of waiting for TCP to notice. */
+  dropped() {
+    if (this.ws && this.ws.readyState <= WebSocket.OPEN && !this.closedByUs && !this.replaced) this.ws.close();
   }
 
   close() {
     this.closedByUs = true;
+    this.stopHeartbeat();
     this.ws?.close();
   }
 
-  request(message) {
+  startHeartbeat() {
+    this.stopHeartbeat();
+    // a connection that silently died (phone asleep, Wi-Fi change) is noticed by an unanswered hello
+    this.heartbeat = setInterval(() => {
+      if (globalThis.document?.visibilityState === "hidden") return;
+      this.request({ type: "hello", protocol: PROTOCOL_VERSION, client: "guandan-web" }).catch((err) => {
+        if (err.code === "timeout") this.ws?.close();
+      });
+    }, HEARTBEAT_MS);
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  /**
+   * Send one message; resolves with its ack's result, rejects with the error (err.code). A message sent
+   * while the connection is still (re)opening waits for it, up to the timeout; `early` messages (hello,
+   * the automatic resume) go out at once.
+   */
+  request(message, timeoutMs = REQUEST_TIMEOUT_MS, { early = false } = {}) {
+    if (!early && this.status !== "connected" && !this.replaced && !this.closedByUs) {
+      return this.whenReady(timeoutMs).then(() => this.request(message, timeoutMs, { early: true }));
+    }
     const id = this.nextId++;
     const frame = encodeMessage({ ...message, id });
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject(new Error("not connected"));
+        reject(codedError("not_connected", "not connected", true));
         return;
       }
-      this.pending.set(id, { resolve, reject });
+      const timer = setTimeout(() => {
+        if (this.pending.delete(id)) reject(codedError("timeout", "no answer from the server", true));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
       this.ws.send(frame);
     });
   }
 
-  async resume(code, token) {
-    const ack = await this.request({ type: "resume", code, token });
+  async resume(code, token, options = {}) {
+    const ack = await this.request({ type: "resume", code, token }, undefined, options);
     this.room = { code, seat: ack.seat ?? this.room?.seat, token };
     return ack;
   }
 
-  adoptSeat(code, seat, token) {
-    this.room = { code, seat, token };
+  /** Remember the seat taken by create/join (`watch`: a spectator's nickname, to watch again). */
+  adoptSeat(code, seat, token, watch = null) {
+    this.room = { code, seat, token, watch };
     if (token) saveSeat(code, seat, token);
+  }
+
+  leaveRoom() {
+    this.room = null;
+    this.state = null;
+    this.resyncing = false;
+  }
+
+  resync() {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    this.request({ type: "resync" }).catch((err) => {
+      this.resyncing = false;
+      this.handlers.onError?.(err);
+    });
   }
 
   receive(data) {
@@ -127,29 +285,36 @@ export class Connection {
         const waiter = this.pending.get(msg.id);
         if (waiter) {
           this.pending.delete(msg.id);
+          clearTimeout(waiter.timer);
           waiter.resolve(msg.result ?? msg);
         }
         break;
       }
       case "error": {
         const waiter = msg.id != null ? this.pending.get(msg.id) : null;
-        const err = Object.assign(new Error(msg.message), { code: msg.code });
+        const err = codedError(msg.code, msg.message);
         if (waiter) {
           this.pending.delete(msg.id);
+          clearTimeout(waiter.timer);
           waiter.reject(err);
-        } else {
+        } else if (msg.code === "unavailable" && this.room) {
+          this.resync(); // the server could not send a snapshot: ask again
+        } else if (msg.code !== "replaced") {
           this.handlers.onError?.(err);
         }
         break;
       }
       case "snapshot":
+        this.snapshots += 1;
+        this.resyncing = false;
         this.state = { version: msg.version, view: msg.view, seat: msg.seat };
         this.handlers.onState?.(this.state);
         break;
       case "diff": {
+        if (this.resyncing) break; // a fresh snapshot is on its way
         const next = applyDiff(this.state, msg);
         if (next === null) {
-          this.request({ type: "resync" }).catch((err) => this.handlers.onError?.(err));
+          this.resync();
           break;
         }
         this.state = { ...next, seat: this.state.seat };

@@ -2,12 +2,17 @@
 import jsonpatch from "fast-json-patch";
 
 /**
- * Returns the new view, or null when the diff does not follow the view's version
- * (a gap: the caller asks the server for a resync instead of guessing).
+ * Returns the new state {version, view}, or null when the diff does not follow the view's version
+ * (a gap) or does not apply to it: the caller then asks the server for a resync instead of guessing.
+ * The old view is never modified.
  */
 export function applyDiff(state, diff) {
-  if (!state || diff.base !== state.version) return null;
+  if (!state || !state.view || diff.base !== state.version) return null;
   const view = jsonpatch.deepClone(state.view);
-  jsonpatch.applyPatch(view, diff.ops, false, true);
+  try {
+    jsonpatch.applyPatch(view, diff.ops, true, true);
+  } catch {
+    return null;
+  }
   return { version: diff.version, view };
 }

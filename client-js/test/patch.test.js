@@ -24,3 +24,27 @@ test("a version gap gives null so the caller resyncs", () => {
   assert.equal(applyDiff(base, { base: 2, version: 3, ops: [] }), null);
   assert.equal(applyDiff(null, { base: 3, version: 4, ops: [] }), null);
 });
+
+test("a diff that does not fit the view gives null (resync) and leaves the view alone", () => {
+  assert.equal(applyDiff(base, { base: 3, version: 4, ops: [{ op: "replace", path: "/nope/0", value: 1 }] }), null);
+  assert.equal(applyDiff(base, { base: 3, version: 4, ops: [{ op: "remove", path: "/missing" }] }), null);
+  assert.deepEqual(base.view.counts, [27, 27, 27, 27]);
+});
+
+test("the protocol document's example diff applies as written", () => {
+  const view = { hand: [1, 2, 4], counts: [27, 27, 27, 27], turn: 0, top: null, trick: [], played: [], pending: [0] };
+  const next = applyDiff({ version: 6, view }, { base: 6, version: 7, ops: [
+    { op: "replace", path: "/hand", value: [4] },
+    { op: "replace", path: "/counts", value: [25, 27, 27, 27] },
+    { op: "replace", path: "/turn", value: 1 },
+    { op: "replace", path: "/top", value: { seat: 0, kind: "pair", value: 15, cards: [1, 2] } },
+    { op: "add", path: "/trick/-", value: { seat: 0, type: "play", kind: "pair", value: 15, cards: [1, 2] } },
+    { op: "add", path: "/played/-", value: 1 },
+    { op: "add", path: "/played/-", value: 2 },
+    { op: "replace", path: "/pending", value: [1] },
+  ] });
+  assert.equal(next.version, 7);
+  assert.deepEqual(next.view.played, [1, 2]);
+  assert.equal(next.view.trick[0].kind, "pair");
+  assert.equal(next.view.turn, 1);
+});

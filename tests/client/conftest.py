@@ -32,11 +32,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _newest(*folders: Path) -> float:
+    return max((p.stat().st_mtime for f in folders for p in f.rglob("*") if p.is_file()), default=0.0)
+
+
 @pytest.fixture(scope="session")
 def client_dist() -> Path:
-    dist = REPO / "client-js" / "dist"
-    if not (dist / "app.js").exists():
-        subprocess.run(["npm", "run", "build"], cwd=REPO / "client-js", check=True)
+    """The built client, (re)built when missing or older than its sources (a fresh clone has neither
+    node_modules nor dist: npm ci first)."""
+    client = REPO / "client-js"
+    dist = client / "dist"
+    app = dist / "app.js"
+    if not app.exists() or app.stat().st_mtime < _newest(client / "src", client / "public"):
+        if not (client / "node_modules").is_dir():
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=client, check=True)
+        subprocess.run(["npm", "run", "build"], cwd=client, check=True)
     return dist
 
 
@@ -78,7 +88,7 @@ def browser() -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api")
     exe = _chromium()
     if exe is None:
-        pytest.fail("Chromium is not installed: scripts/test.sh installs Debian's chromium package")
+        pytest.fail("Chromium is not installed: apt-get install chromium (Debian's; no browser download)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         yield b

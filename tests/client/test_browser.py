@@ -84,6 +84,21 @@ def test_one_player_and_three_bots_play_a_deal_to_the_result(browser, live_serve
     view = view_of(page)
     assert view["phase"] in ("deal_over", "match_over")
     assert sorted(view["last_result"]["places"]) == [0, 1, 2, 3]
+    # places, the upgrade and the server's reason, as the server wrote it
+    assert result.locator(".places li").count() == 4
+    assert f"{view['last_result']['upgrade']} 级" in page.locator("[data-testid=result-upgrade]").inner_text()
+    assert view["last_result"]["reason"] in page.locator("[data-testid=result-reason]").inner_text()
+    # the next deal starts with its tribute; a receiver sees which cards it may return
+    page.click("[data-testid=next-deal]")
+    page.wait_for_function("() => globalThis.guandan.ui.state.view.deal === 2")
+    view = view_of(page)
+    assert view["tribute"] is not None
+    if view["phase"] == "return" and 0 in view["tribute"]["pending"]:
+        eligible = page.locator("[data-testid=hand] .card.eligible").evaluate_all(
+            "els => els.map(e => +e.dataset.card)")
+        assert sorted(set(eligible)) == sorted(set(view["return_choices"]))
+        take_turn(page)  # Suggest picks a card to return, then Return
+        page.wait_for_function("() => !(globalThis.guandan.ui.state.view.tribute.pending || []).includes(0)")
     page.close()
 
 
@@ -98,8 +113,8 @@ def test_two_players_join_by_code_and_each_sees_only_their_own_hand(browser, liv
     guest.wait_for_selector("[data-testid=seats]")
     host.wait_for_function(f"() => {text_of('seats')}.includes('Guest')")
     for seat in (2, 3):
-        host.locator(f"[data-testid=seat-{seat}] button").click()
-        host.wait_for_function(f"() => {text_of(f'seat-{seat}')}.includes('🤖')")
+        host.click(f"[data-testid=add-bot-{seat}]")
+        host.wait_for_selector(f"[data-testid=seat-{seat}].kind-bot")
     host.click("[data-testid=start]")
     host_hand, guest_hand = hand_of(host), hand_of(guest)
     assert len(host_hand) == len(guest_hand) == 27
@@ -110,8 +125,18 @@ def test_two_players_join_by_code_and_each_sees_only_their_own_hand(browser, liv
     host_state = host.evaluate("() => JSON.stringify(globalThis.guandan.ui)")
     assert '"hands"' not in host_state
     assert sorted(host_view["hand"]) == host_hand and sorted(guest_view["hand"]) == guest_hand
-    host_ctx.close()
-    guest_ctx.close()
+    # a third browser watches: it sees the table and nobody's hand
+    watch_ctx = browser.new_context(viewport=PHONE)
+    watcher = watch_ctx.new_page()
+    watcher.goto(f"{live_server}/?room={code}")
+    watcher.fill("[data-testid=join-form] [data-testid=nickname]", "Eve")
+    watcher.click("[data-testid=watch]")
+    watcher.wait_for_selector("[data-testid=spectator]", timeout=10_000)
+    assert view_of(watcher)["hand"] is None
+    assert watcher.locator("[data-testid=hand]").count() == 0
+    assert "Host" in watcher.locator("[data-testid=table-seat-0]").inner_text()
+    for ctx in (host_ctx, guest_ctx, watch_ctx):
+        ctx.close()
 
 
 def test_reload_mid_deal_returns_to_the_same_hand(browser, live_server):
@@ -130,10 +155,15 @@ def test_reload_mid_deal_returns_to_the_same_hand(browser, live_server):
     page.reload()
     assert f"room={code}" in page.url
     assert hand_of(page) == before_hand
-    # a second tab of the same browser takes the seat over too
+    # a second tab of the same browser takes the seat over too; the first one says so and can take it back
     other = ctx.new_page()
     other.goto(f"{live_server}/?room={code}")
     assert hand_of(other) == before_hand
+    page.wait_for_selector("[data-testid=take-back]", timeout=5_000)
+    page.click("[data-testid=take-back]")
+    other.wait_for_selector("[data-testid=take-back]", timeout=5_000)
+    page.wait_for_selector("[data-testid=status]", state="detached", timeout=5_000)
+    assert hand_of(page) == before_hand
     ctx.close()
 
 
@@ -160,4 +190,225 @@ def test_an_illegal_selection_shows_the_reason_and_the_cards_stay(browser, live_
     assert message.inner_text().strip()
     assert hand_of(page) == hand
     assert page.evaluate("() => globalThis.guandan.ui.selected.size") == 2  # the selection stays too
+    page.close()
+
+
+# ---------------------------------------------------------------- beyond the four required scenarios
+
+
+def start_with_bots(page, base: str, nickname: str, timer: str = "0") -> None:
+    page.goto(base + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", nickname)
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.select_option("[data-testid=timer]", timer)
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=start]")
+    page.click("[data-testid=start]")
+    hand_of(page)
+
+
+def assert_fits(page) -> None:
+    """Nothing sticks out sideways: the page needs no horizontal scrolling at this width."""
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"page is {width}px wide"
+
+
+def test_auto_play_toggle_reaches_the_server_and_shows_the_badge(browser, live_server):
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Auto")
+    assert page.locator("[data-testid=auto-interval]").count() == 0  # the interval shows once it is on
+    page.check("[data-testid=auto-toggle]")
+    page.wait_for_function("() => globalThis.guandan.ui.state.view.autoplay === 1")
+    page.wait_for_selector("[data-testid=auto-interval]")
+    page.select_option("[data-testid=auto-interval]", "0.3")
+    page.wait_for_function("() => globalThis.guandan.ui.state.view.autoplay === 0.3")
+    badge = page.locator("[data-testid=table-seat-0] [data-testid=auto-0]")
+    assert badge.get_attribute("data-auto") == "player"
+    assert badge.is_visible()
+    # the server now plays for this seat: cards leave the hand with nobody clicking
+    count = len(hand_of(page))
+    page.wait_for_function(
+        f"() => (globalThis.guandan.ui.state.view.hand || []).length < {count}"
+        " || ['deal_over', 'match_over'].includes(globalThis.guandan.ui.state.view.phase)", timeout=20_000)
+    if page.locator("[data-testid=deal-result]").is_visible():
+        page.close()
+        return
+    page.uncheck("[data-testid=auto-toggle]")
+    page.wait_for_function("() => globalThis.guandan.ui.state.view.autoplay === null")
+    page.wait_for_selector("[data-testid=auto-0]", state="detached")
+    assert page.locator("[data-testid=auto-interval]").count() == 0
+    page.close()
+
+
+def test_turn_timer_shows_a_countdown(browser, live_server):
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Timed", timer="15")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    clock = page.locator("[data-testid=your-turn] [data-testid=countdown]")
+    view = view_of(page)
+    assert view["deadline"] is not None and view["deadlines"][0] == view["deadline"]
+    assert float(clock.get_attribute("data-deadline")) == view["deadline"]
+
+    def seconds() -> int:
+        return int("".join(ch for ch in clock.inner_text() if ch.isdigit()))
+
+    first = seconds()
+    assert 1 <= first <= 15
+    page.wait_for_timeout(2200)
+    assert seconds() < first  # it ticks down in place
+    assert page.locator("[data-testid=table-seat-0] [data-testid=countdown-0]").is_visible()
+    assert page.locator("[data-testid=table-seat-1] [data-testid=countdown-1]").count() == 0  # bots have none
+    page.close()
+
+
+def test_host_keeps_a_seat_for_an_external_ai_and_sees_its_url(browser, live_server):
+    from websockets.sync.client import connect
+
+    page = browser.new_page(viewport=PHONE)
+    create_room(page, live_server, "Host", fill_bots=False)
+    page.click("[data-testid=add-ai-1]")
+    url_box = page.locator("[data-testid=ai-url-1]")
+    url = url_box.input_value(timeout=5_000)
+    assert url.startswith(live_server.replace("http://", "ws://") + "/game/")
+    assert "AI" in page.locator("[data-testid=seat-1]").inner_text()
+    assert page.locator("[data-testid=seat-1].kind-ai .dot.off").count() == 1
+    with connect(url, open_timeout=5):  # the URL is live: the AI's seat shows as connected
+        page.wait_for_selector("[data-testid=seat-1].kind-ai .dot.on", timeout=5_000)
+    page.wait_for_selector("[data-testid=seat-1].kind-ai .dot.off", timeout=5_000)
+    page.reload()  # the host's browser remembers the URL (the server gives it out once)
+    assert page.locator("[data-testid=ai-url-1]").input_value(timeout=10_000) == url
+    page.click("[data-testid=remove-1]")
+    page.wait_for_selector("[data-testid=seat-1].kind-empty")
+    page.click("[data-testid=add-bot-2]")
+    page.wait_for_selector("[data-testid=seat-2].kind-bot")
+    page.click("[data-testid=remove-2]")
+    page.wait_for_selector("[data-testid=seat-2].kind-empty")
+    assert_fits(page)
+    page.close()
+
+
+def test_network_loss_shows_reconnecting_and_resumes_the_seat(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    start_with_bots(page, live_server, "Wobbly")
+    before = hand_of(page)
+    ctx.set_offline(True)
+    banner = page.locator("[data-testid=status]")
+    banner.wait_for(timeout=5_000)
+    assert "重连" in banner.inner_text()
+    page.wait_for_timeout(1500)
+    assert banner.is_visible()  # still trying, with backoff
+    ctx.set_offline(False)
+    banner.wait_for(state="detached", timeout=10_000)
+    assert hand_of(page) == before
+    assert page.evaluate("() => globalThis.guandan.conn.status") == "connected"
+    # a gap in the versions is noticed and mended by a resync (a fresh snapshot)
+    snapshots = page.evaluate("() => globalThis.guandan.conn.snapshots")
+    page.evaluate("() => { globalThis.guandan.conn.state.version -= 1; }")
+    take_turn_when_possible(page)
+    page.wait_for_function(f"() => globalThis.guandan.conn.snapshots > {snapshots}", timeout=5_000)
+    page.wait_for_timeout(300)
+    assert sorted(view_of(page)["hand"]) == hand_of(page)
+    ctx.close()
+
+
+def take_turn_when_possible(page) -> None:
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    take_turn(page)
+    page.wait_for_timeout(300)
+
+
+def test_keyboard_alone_selects_suggests_and_plays(browser, live_server):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    start_with_bots(page, live_server, "Keys")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    count = len(hand_of(page))
+    page.locator("[data-testid=hand] .card").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    second = page.locator("[data-testid=hand] .card").nth(1)
+    assert second.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("() => document.activeElement.dataset.key") == second.get_attribute("data-key")
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => globalThis.guandan.ui.selected.size") == 0
+    seen = page.evaluate("() => globalThis.guandan.ui.suggestions")
+    page.keyboard.press("s")  # we lead the first trick, so the suggestion is a play
+    page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}")
+    picked = page.evaluate("() => globalThis.guandan.ui.selected.size")
+    assert picked > 0
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => (globalThis.guandan.ui.state.view.hand || []).length === {count - picked}")
+    page.keyboard.press("r")
+    assert "花色" in page.locator("[data-testid=sort]").inner_text()
+    page.close()
+
+
+def test_language_switch_and_phone_layout(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(live_server + "/")
+    assert page.evaluate("() => document.documentElement.lang") == "zh-CN"
+    assert page.locator("[data-testid=create]").inner_text() == "创建房间"
+    assert_fits(page)
+    page.click("[data-testid=lang]")
+    assert page.locator("[data-testid=create]").inner_text() == "Create room"
+    page.reload()
+    assert page.locator("[data-testid=create]").inner_text() == "Create room"
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    start_with_bots(page, live_server, "Phone")
+    assert page.locator("[data-testid=play]").inner_text() == "Play"
+    assert_fits(page)
+    ctx.close()
+
+
+def inject(page, view: dict) -> None:
+    """Render a view as if the server had sent it (display-only checks of what the view carries)."""
+    page.evaluate(
+        """(view) => { const g = globalThis.guandan; g.ui.state = { version: -1, seat: view.seat, view };
+                       g.conn.state = g.ui.state; g.render(); }""", view)
+
+
+def test_return_phase_and_match_won_render_from_the_view(browser, live_server):
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Viewer")
+    base = view_of(page)
+    hand = base["hand"]
+    gift = hand[-1]
+    choices = sorted(set(hand[:3]))
+    inject(page, {**base, "phase": "return", "turn": None, "top": None, "trick": [], "pending": [0],
+                  "return_choices": choices,
+                  "tribute": {"kind": "single", "givers": [3], "gifts": [{"from": 3, "to": 0, "card": gift}],
+                              "refused": False, "returns": [], "pending": [0], "leader": 3}})
+    page.wait_for_selector("[data-testid=return]")
+    eligible = page.locator("[data-testid=hand] .card.eligible").evaluate_all(
+        "els => els.map(e => +e.dataset.card)")
+    assert sorted(set(eligible)) == choices
+    assert page.locator("[data-testid=hand] .card.dim").count() == len(hand) - len(eligible)
+    assert page.locator("[data-testid=tribute]").is_visible()
+    assert "还" in page.locator("[data-testid=message]").inner_text()
+    result = {"deal": 9, "places": [0, 2, 1, 3], "winner_team": 0, "upgrade": 3, "level": 14, "level_team": 0,
+              "levels_before": [14, 9], "levels": [14, 9], "match_won": True, "reason": "the server's reason",
+              "a_failures": [0, 0], "adjustments": [0, 0]}
+    inject(page, {**base, "phase": "match_over", "turn": None, "pending": [], "last_result": result,
+                  "match_winner": 0, "level": 14, "levels": [14, 9]})
+    won = page.locator("[data-testid=match-won]")
+    assert "通关" in won.inner_text() and "我方" in won.inner_text()
+    assert page.locator("[data-testid=result-reason]").inner_text().endswith("the server's reason")
+    assert page.locator("[data-testid=back-to-lobby]").is_visible()
+    assert page.locator("[data-testid=next-deal]").count() == 0
+    assert_fits(page)
+    page.close()
+
+
+def test_leaving_mid_game_keeps_the_seat_to_resume(browser, live_server):
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Leaver")
+    code = page.locator("[data-testid=header-code]").inner_text()
+    before = hand_of(page)
+    page.click("[data-testid=leave]")
+    resume = page.locator("[data-testid=resume]")
+    assert code in resume.inner_text(timeout=5_000)
+    resume.click()
+    assert hand_of(page) == before
+    assert f"room={code}" in page.url
     page.close()

@@ -1,0 +1,66 @@
+// A tiny renderer: build the whole screen with h(), then morph() the live DOM into it in place.
+// Updating in place (instead of replacing everything) keeps the keyboard focus, an open <select>,
+// what the player is typing, and lets CSS transitions run (a selected card slides up).
+
+/** Create an element: attributes, `on*` handlers (as properties, so morph can move them), children. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el[k.toLowerCase()] = v;
+    else if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false || c === "") continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const HANDLERS = ["onclick", "onchange", "oninput", "onsubmit", "onkeydown", "ontoggle"];
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+  if (a.nodeType !== 1) return true;
+  return a.getAttribute("data-key") === b.getAttribute("data-key") && a.type === b.type;
+}
+
+/** Make the live node `from` look like `to`; returns the node now in the document. */
+export function morph(from, to) {
+  if (!sameKind(from, to)) {
+    from.replaceWith(to);
+    return to;
+  }
+  if (from.nodeType === 3 || from.nodeType === 8) {
+    if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
+    return from;
+  }
+  for (const a of [...from.attributes]) {
+    if (!to.hasAttribute(a.name) && !(a.name === "open" && from.tagName === "DETAILS")) from.removeAttribute(a.name);
+  }
+  for (const a of to.attributes) {
+    if (from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
+  }
+  for (const name of HANDLERS) if (from[name] !== to[name]) from[name] = to[name];
+  morphChildren(from, to);
+  const focused = from === document.activeElement;
+  if (from.tagName === "INPUT") {
+    if (from.type === "checkbox" || from.type === "radio") from.checked = to.checked;
+    else if (!focused && from.value !== to.value) from.value = to.value;
+  } else if (from.tagName === "SELECT" && !focused && from.value !== to.value) {
+    from.value = to.value;
+  }
+  return from;
+}
+
+export function morphChildren(from, to) {
+  const next = [...to.childNodes];
+  next.forEach((child, i) => {
+    const current = from.childNodes[i];
+    if (current) morph(current, child);
+    else from.appendChild(child);
+  });
+  while (from.childNodes.length > next.length) from.lastChild.remove();
+}

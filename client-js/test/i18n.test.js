@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { TEXT, currentLang, setLang, t, tIn } from "../src/i18n.js";
+
+test("Chinese is the default language", () => {
+  assert.equal(currentLang(), "zh");
+  assert.equal(t("play"), "出牌");
+});
+
+test("every label exists in both languages", () => {
+  const zh = new Set(Object.keys(TEXT.zh));
+  const en = new Set(Object.keys(TEXT.en));
+  assert.deepEqual([...zh].filter((k) => !en.has(k)), []);
+  assert.deepEqual([...en].filter((k) => !zh.has(k)), []);
+  for (const table of ["kinds", "presets"]) {
+    assert.deepEqual(Object.keys(TEXT.zh[table]).sort(), Object.keys(TEXT.en[table]).sort(), table);
+  }
+  assert.equal(TEXT.zh.places.length, 4);
+  assert.equal(TEXT.en.places.length, 4);
+});
+
+test("placeholders are filled, and English is the fallback", () => {
+  setLang("en");
+  assert.equal(t("deal", { n: 3 }), "Deal 3");
+  assert.equal(t("turnOf", { name: "Bo" }), "Waiting for Bo");
+  assert.equal(tIn("errors", "does_not_beat"), undefined, "English shows the server's own message");
+  setLang("zh");
+  assert.equal(t("deal", { n: 3 }), "第 3 局");
+  assert.equal(tIn("kinds", "straight_flush"), "同花顺");
+  assert.equal(tIn("errors", "does_not_beat"), "管不上");
+  assert.equal(t("no-such-label"), "no-such-label");
+});
+
+test("every label the client asks for is there", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const source = await readFile(new URL("../src/main.js", import.meta.url), "utf8");
+  const used = new Set([...source.matchAll(/\bt\("(\w+)"/g)].map((m) => m[1]));
+  assert.ok(used.size > 50);
+  assert.deepEqual([...used].filter((k) => !(k in TEXT.zh) || !(k in TEXT.en)), []);
+});
