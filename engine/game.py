@@ -536,6 +536,7 @@ class Game:
             "levels": list(self.levels),
             "match_won": st.match_won,
             "reason": st.reason,
+            "reason_zh": st.reason_zh,
             "a_failures": list(self.a_failures),
             "adjustments": list(st.adjustments),
         }

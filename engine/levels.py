@@ -53,15 +53,17 @@ class Settlement(_Settlement):
     """
 
     reason: str
+    reason_zh: str
     adjustments: list[int]
     streaks: dict[str, list[int]]
     a_attempt: int | None
     fell_back: list[bool]
 
-    def __new__(cls, levels, winner_team, upgrade, match_won, a_failures, *, reason="",
+    def __new__(cls, levels, winner_team, upgrade, match_won, a_failures, *, reason="", reason_zh="",
                 adjustments=None, streaks=None, a_attempt=None, fell_back=None):
         self = super().__new__(cls, levels, winner_team, upgrade, match_won, a_failures)
         self.reason = reason
+        self.reason_zh = reason_zh
         self.adjustments = adjustments if adjustments is not None else [0, 0]
         self.streaks = streaks if streaks is not None else empty_streaks()
         self.a_attempt = a_attempt
@@ -85,6 +87,7 @@ class Settlement(_Settlement):
             "match_won": self.match_won,
             "a_failures": list(self.a_failures),
             "reason": self.reason,
+            "reason_zh": self.reason_zh,
             "adjustments": list(self.adjustments),
             "fell_back": list(self.fell_back),
         }
@@ -92,6 +95,14 @@ class Settlement(_Settlement):
 
 def _name(rank: int) -> str:
     return "10" if rank == 10 else rank_name(rank)
+
+
+_COMBO_ZH = {3: "头游+二游（双上）", 2: "头游+三游", 1: "头游+末游"}
+
+
+def _team_zh(team: int) -> str:
+    """Team 0 is seats 1 and 3 at the table (seats 0 and 2 here)."""
+    return f"{team + 1}、{team + 3}号队"
 
 
 def settle_deal(
@@ -126,32 +137,46 @@ def settle_deal(
     upgrade = UPGRADE_BY_PARTNER_PLACE[partner_place]
     after = list(before)
     combo = {3: "1st+2nd", 2: "1st+3rd", 1: "1st+4th"}[upgrade]
+    combo_zh = _COMBO_ZH[upgrade]
     parts: list[str] = []
+    parts_zh: list[str] = []  # the same explanation in Chinese, for the players' own language
+
+    def say(en: str, zh: str) -> None:
+        parts.append(en)
+        parts_zh.append(zh)
 
     passed_a = deal_level == ACE and before[winner] == ACE and upgrade >= 2
     if rules.a_pass_needs_double and passed_a and (upgrade < 3 or level_team != winner):
         passed_a = False
     if passed_a:
-        parts.append(f"Team {winner + 1} was at A, the deal was played at A and it won with {combo}: "
-                     "the match is won.")
+        say(f"Team {winner + 1} was at A, the deal was played at A and it won with {combo}: "
+            "the match is won.",
+            f"{_team_zh(winner)}本来已是A级，本局打A，以{combo_zh}取胜：通关获胜。")
     else:
         after[winner] = min(ACE, before[winner] + upgrade)
         if before[winner] == ACE:
             if deal_level != ACE:
-                why = "the deal was not played at A"
+                why, why_zh = "the deal was not played at A", "本局打的不是A"
             elif rules.a_pass_needs_double and level_team != winner:
                 why = "under these rules A is passed only in a deal played at the team's own A"
+                why_zh = "按本规则，只有在打本方A的一局中才能过A"
             elif rules.a_pass_needs_double and upgrade < 3:
-                why = "under these rules passing A needs 1st+2nd"
+                why, why_zh = "under these rules passing A needs 1st+2nd", "按本规则，过A须取得头游+二游"
             else:
                 why = "1st+4th at A is not a pass: the partner of the 1st must not be 4th"
-            parts.append(f"Team {winner + 1} won with {combo} and stays at A; not a match win because {why}.")
+                why_zh = "头游+末游不算过A：头游的搭档不能是末游"
+            say(f"Team {winner + 1} won with {combo} and stays at A; not a match win because {why}.",
+                f"{_team_zh(winner)}以{combo_zh}取胜，仍为A级；未通关，因为{why_zh}。")
         elif after[winner] == ACE and before[winner] + upgrade > ACE:
-            parts.append(f"Team {winner + 1} won with {combo}: {_name(before[winner])} +{upgrade} stops at A "
-                         "(reaching A is not a match win; the team must still win a deal played at A).")
+            say(f"Team {winner + 1} won with {combo}: {_name(before[winner])} +{upgrade} stops at A "
+                "(reaching A is not a match win; the team must still win a deal played at A).",
+                f"{_team_zh(winner)}以{combo_zh}取胜：从{_name(before[winner])}升{upgrade}级，封顶为A"
+                "（升到A不等于通关，还须在打A的一局中取胜）。")
         else:
-            parts.append(f"Team {winner + 1} won with {combo}: up {upgrade} from {_name(before[winner])} "
-                         f"to {_name(after[winner])}.")
+            say(f"Team {winner + 1} won with {combo}: up {upgrade} from {_name(before[winner])} "
+                f"to {_name(after[winner])}.",
+                f"{_team_zh(winner)}以{combo_zh}取胜：从{_name(before[winner])}升{upgrade}级到"
+                f"{_name(after[winner])}。")
 
     # Failed A attempts (RULES.md §8): a deal played at a team's own A level that it does not pass.
     a_attempt = None
@@ -168,10 +193,13 @@ def settle_deal(
                 after[t] = LOWEST
                 fails[t] = 0
                 fell_back[t] = True
-                parts.append(f"Team {t + 1} failed its A attempt {limit} of {limit} and falls back to 2.")
+                say(f"Team {t + 1} failed its A attempt {limit} of {limit} and falls back to 2.",
+                    f"{_team_zh(t)}第{limit}次打A（共{limit}次）未过，退回打2。")
             else:
                 of = f" of {limit}" if limit is not None else ""
-                parts.append(f"Team {t + 1} failed A attempt {fails[t]}{of}.")
+                of_zh = f"，共{limit}次" if limit is not None else ""
+                say(f"Team {t + 1} failed A attempt {fails[t]}{of}.",
+                    f"{_team_zh(t)}打A未过（第{fails[t]}次{of_zh}）。")
     elif after[winner] == ACE and before[winner] != ACE:
         fails[winner] = 0
 
@@ -192,26 +220,27 @@ def settle_deal(
             if rules.bonus_repeated_first and st["first"][first] >= 3:
                 n = st["first"][first]
                 adjust[winner] += n - 2
-                parts.append(f"Seat {first + 1} was 1st {n} deals running: "
-                             f"bonus {n - 2} for team {winner + 1}.")
+                say(f"Seat {first + 1} was 1st {n} deals running: bonus {n - 2} for team {winner + 1}.",
+                    f"{first + 1}号连续{n}局头游：{_team_zh(winner)}奖励{n - 2}级。")
             for t in (0, 1):
                 if rules.demote_repeated_last:
                     for s in (t, t + 2):
                         n = st["last"][s]
                         if n >= 3:
                             adjust[t] -= n - 2
-                            parts.append(f"Seat {s + 1} was last {n} deals running: "
-                                         f"team {t + 1} loses {n - 2}.")
+                            say(f"Seat {s + 1} was last {n} deals running: team {t + 1} loses {n - 2}.",
+                                f"{s + 1}号连续{n}局末游：{_team_zh(t)}降{n - 2}级。")
                 if rules.demote_repeated_bottom_pair and st["bottom"][t] >= 3:
                     n = st["bottom"][t]
                     adjust[t] -= n - 1
-                    parts.append(f"Team {t + 1} was 3rd+4th {n} deals running: loses {n - 1}.")
+                    say(f"Team {t + 1} was 3rd+4th {n} deals running: loses {n - 1}.",
+                        f"{_team_zh(t)}连续{n}局双下：降{n - 1}级。")
             for t in (0, 1):
                 if adjust[t] > 0:
                     after[t] = min(ACE, after[t] + adjust[t])
                 elif adjust[t] < 0:
                     if after[t] == ACE:
-                        parts.append(f"Team {t + 1} is at A and is never demoted.")
+                        say(f"Team {t + 1} is at A and is never demoted.", f"{_team_zh(t)}已到A，永不降级。")
                         adjust[t] = 0
                     else:
                         after[t] = max(LOWEST, after[t] + adjust[t])
@@ -219,7 +248,8 @@ def settle_deal(
     out_levels = type(levels)(after) if isinstance(levels, (list, tuple)) else after
     out_fails = type(a_failures)(fails) if isinstance(a_failures, (list, tuple)) else fails
     return Settlement(out_levels, winner, upgrade, passed_a, out_fails, reason=" ".join(parts),
-                      adjustments=adjust, streaks=st, a_attempt=a_attempt, fell_back=fell_back)
+                      reason_zh="".join(parts_zh), adjustments=adjust, streaks=st, a_attempt=a_attempt,
+                      fell_back=fell_back)
 
 
 def _copy_streaks(streaks: dict[str, list[int]] | None) -> dict[str, list[int]]:

@@ -551,6 +551,11 @@ function centerBox(view) {
     turnLine);
 }
 
+// The server explains every result in both languages (the rules live there, not here).
+function resultReason(r) {
+  return currentLang() === "zh" && r.reason_zh ? r.reason_zh : r.reason;
+}
+
 function resultPanel(view) {
   const r = view.last_result;
   if (!r) return null;
@@ -575,7 +580,7 @@ function resultPanel(view) {
       h("p", { class: "levels-line" }, `${t("levelsAfter")}：`,
         [0, 1].map((team) => h("span", { class: `level-change t${team}` },
           `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
-      r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}：` }), r.reason)
+      r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}：` }), resultReason(r))
         : null,
       over ? h("button", { class: "primary", "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby"))
         : seated ? h("button", { class: "primary", "data-testid": "next-deal", onclick: () => act({ type: "next_deal" }) }, t("nextDeal"))

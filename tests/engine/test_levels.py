@@ -248,3 +248,16 @@ def test_no_demotion_by_default_and_losers_stay():
     assert s.levels == [7, 12]
     s = settle_deal([7, 9], [0, 2, 1, 3], 1, preset("nanjing"))
     assert s.levels == [10, 9]
+
+
+def test_every_explanation_also_comes_in_chinese():
+    # §17: why 1st+4th at A is not a win, in the players' own language too
+    st = settle_deal([14, 9], [0, 1, 3, 2], 0)
+    assert "1st+4th at A is not a pass" in st.reason
+    assert "头游+末游不算过A" in st.reason_zh and "仍为A级" in st.reason_zh
+    capped = settle_deal([13, 2], [0, 2, 1, 3], 0).reason_zh
+    assert capped.endswith("封顶为A（升到A不等于通关，还须在打A的一局中取胜）。")
+    assert "通关获胜" in settle_deal([14, 9], [2, 0, 1, 3], 0).reason_zh
+    assert "退回打2" in settle_deal([14, 9], [1, 0, 3, 2], 0, "nanjing", (1, 0)).reason_zh
+    plain = settle_deal([2, 2], [0, 2, 1, 3], 0).to_dict()["reason_zh"]
+    assert plain == "1、3号队以头游+二游（双上）取胜：从2升3级到5。"
