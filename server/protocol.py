@@ -181,10 +181,13 @@ GAME_ACTIONS = {"play", "pass", "return", "next_deal"}
 
 
 class Welcome(_Msg):
+    """The answer to hello; ``time`` (unix seconds) lets a client with a wrong clock show deadlines right."""
+
     type: Literal["welcome"] = "welcome"
     id: MsgId
     protocol: int = PROTOCOL_VERSION
     server: str
+    time: float | None = None
 
 
 class Ack(_Msg):

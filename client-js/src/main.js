@@ -3,7 +3,7 @@
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, t, tIn, toggleLang } from "./i18n.js";
-import { Connection, forgetSeat, loadSeat } from "./net.js";
+import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, lastMoves, positions, secondsLeft, teamOf } from "./present.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
@@ -468,7 +468,7 @@ function timeText(left) {
 
 function countdown(deadline, testid, cls = "") {
   if (deadline === null || deadline === undefined) return null;
-  const left = secondsLeft(deadline);
+  const left = secondsLeft(deadline, serverNowMs());
   return h("span", { class: `countdown ${cls} ${left <= 5 ? "urgent" : ""}`, "data-deadline": deadline, "data-testid": testid,
     role: "timer", "aria-label": t("deadline") }, timeText(left));
 }
@@ -711,7 +711,7 @@ function render() {
 
 /** Countdowns tick in place, without a full render. */
 function tick() {
-  const now = Date.now();
+  const now = serverNowMs();
   for (const el of document.querySelectorAll("[data-deadline]")) {
     const left = secondsLeft(Number(el.dataset.deadline), now);
     const text = timeText(left);

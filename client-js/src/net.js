@@ -3,6 +3,14 @@
 import { decodeMessage, encodeMessage } from "./codec.js";
 import { applyDiff } from "./patch.js";
 
+// How far the server's clock is ahead of this device's (deadlines come on the server's clock).
+let clockOffsetMs = 0;
+
+/** The current time on the server's clock, in ms. */
+export function serverNowMs() {
+  return Date.now() + clockOffsetMs;
+}
+
 export const PROTOCOL_VERSION = 1;
 export const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const REQUEST_TIMEOUT_MS = 15000;
@@ -280,8 +288,10 @@ export class Connection {
       return;
     }
     switch (msg.type) {
-      case "ack":
-      case "welcome": {
+      case "welcome":
+        if (typeof msg.time === "number") clockOffsetMs = msg.time * 1000 - Date.now();
+      // falls through: a welcome answers its hello like an ack
+      case "ack": {
         const waiter = this.pending.get(msg.id);
         if (waiter) {
           this.pending.delete(msg.id);
