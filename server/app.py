@@ -43,7 +43,7 @@ from .ai_seats import AiSeat
 from .bots import suggestion
 from .changes import Change, ChangeError, NothingToDo
 from .codec import CodecError, decode, decode_frame, encode
-from .diff import diff
+from .diff import compact, diff
 from .rooms import RoomError
 from .scheduler import Scheduler
 from .store import RoomNotFound, Store, valid_code
@@ -72,7 +72,8 @@ class Config:
     hard_max_frame: int = 1024 * 1024  # larger frames close the connection (websockets max_size)
     rate: float = 30.0  # messages per second per connection, sustained
     burst: float = 60.0
-    heartbeat: float = 1.0  # a process whose heartbeat is 3 beats old counts as dead
+    heartbeat: float = 1.0  # seconds between a process's heartbeats
+    proc_ttl: float = 10.0  # a process whose last heartbeat is this old counts as dead
     poll: float = 0.25  # how often each process looks for due rooms (bots, timers, dropouts)
     redis_prefix: str = "gd:"
 
@@ -112,6 +113,17 @@ def _frame(msg: P._Msg) -> bytes:
     return encode(msg.model_dump())
 
 
+def _diff_frame(base: int, version: int, ops: list[dict[str, Any]]) -> bytes:
+    """The bytes of ``_frame(P.Diff(...))``, without pydantic validating and copying every op of the
+    hottest message (one per connection per change): the ops are our own, already plain data."""
+    return encode({"type": "diff", "base": base, "version": version, "ops": compact(ops)})
+
+
+def _ack_frame(msg_id: Any, result: dict[str, Any]) -> bytes:
+    """The bytes of ``_frame(P.Ack(...))`` (one per request), without the model's copy."""
+    return encode({"type": "ack", "id": msg_id, "result": result})
+
+
 class GameServer:
     """Connections, rooms and bots of one process; Redis holds the rooms themselves."""
 
@@ -125,9 +137,10 @@ class GameServer:
         self.rooms: dict[str, set[Conn]] = {}
         self.ai_seats: dict[str, set[AiSeat]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        self.known: dict[str, tuple[int, bytes]] = {}  # rooms with local members: last state seen
         self.pubsub = redis.pubsub()
         self.scheduler = Scheduler(self.store, self.proc_id, self.drive, self.bury,
-                                   heartbeat=config.heartbeat, poll=config.poll)
+                                   heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll)
         self._tasks: list[asyncio.Task[None]] = []
         self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
             "hello": self.on_hello,
@@ -198,11 +211,16 @@ class GameServer:
             return
         code = channel.rsplit(":", 1)[-1]
         if kind == "state":
+            ais = list(self.ai_seats.get(code, ()))
+            ours = notice.get("o") == self.proc_id  # our own commit: refreshed when it was made
+            if ours and not ais:
+                return  # nothing to do: skip decoding the room, on every action's echo
             room = decode(notice["d"])
             record = decode(notice["r"]) if "r" in notice else None
-            for ai in list(self.ai_seats.get(code, ())):  # in commit order, whichever process committed
+            for ai in ais:  # in commit order, whichever process committed
                 ai.update(notice["v"], room, record)
-            if notice.get("o") != self.proc_id:
+            if not ours:
+                self._remember(code, notice["v"], notice["d"])
                 await self.refresh(code, notice["v"], room)
         elif kind == "presence":
             await self.push_presence(code)
@@ -253,8 +271,11 @@ class GameServer:
             log.info("connection closed conn=%s code=%s", conn.id, ws.close_code)
 
     async def send(self, conn: Conn, msg: P._Msg) -> None:
+        await self.send_frame(conn, _frame(msg))
+
+    async def send_frame(self, conn: Conn, frame: bytes) -> None:
         with contextlib.suppress(ConnectionClosed):
-            await conn.ws.send(_frame(msg))
+            await conn.ws.send(frame)
 
     async def error(self, conn: Conn, msg_id: Any, code: str, message: str) -> None:
         log.info("error conn=%s id=%r code=%s: %s", conn.id, msg_id, code, message)
@@ -314,7 +335,7 @@ class GameServer:
             await self.error(conn, msg.id, "internal", "internal server error")
             return
         if result is not False:
-            await self.send(conn, P.Ack(id=msg.id, result=result if isinstance(result, dict) else {}))
+            await self.send_frame(conn, _ack_frame(msg.id, result if isinstance(result, dict) else {}))
         try:
             await self._after(conn, msg.type)
         except (RoomNotFound, RedisError) as exc:
@@ -362,6 +383,7 @@ class GameServer:
             if not members:
                 del self.rooms[code]
                 self.locks.pop(code, None)
+                self.known.pop(code, None)
                 if code not in self.ai_seats:
                     with contextlib.suppress(RedisError, OSError, RuntimeError):
                         await self.pubsub.unsubscribe(self.store.channel(code))
@@ -440,7 +462,7 @@ class GameServer:
                     view = views[conn.seat] = view_for(room, game, conn.seat)
                 ops = diff(conn.view, view)
                 base, conn.version, conn.view = conn.version, version, view
-                await self.send(conn, P.Diff(base=base, version=version, ops=ops))
+                await self.send_frame(conn, _diff_frame(base, version, ops))
 
     async def push_presence(self, code: str, only: Conn | None = None) -> None:
         members = [only] if only is not None else list(self.rooms.get(code, ()))
@@ -460,9 +482,16 @@ class GameServer:
         The commit also stores when the room is next due for the server to act by itself (bots,
         auto-play, timers, dropouts), and this process arms a timer for it.
         """
+        fresh = False
         for _ in range(100):
-            version, room = await self.store.load(code)
-            done = change(room)
+            version, room, known = await self._room_to_change(code, fresh)
+            try:
+                done = change(room)
+            except Exception:
+                if not known:
+                    raise
+                fresh = True  # our copy may be stale and have misled the change: decide on Redis's state
+                continue
             now = time.time()
             game = done.game if done.game is not None else rooms.load_game(room)
             step = ap.plan(room, game)
@@ -470,12 +499,32 @@ class GameServer:
             record = {**done.record, "ts": now, "proc": self.proc_id}
             committed = await self.store.commit(code, version, room, record, self.proc_id, due)
             if committed is not None:
-                new_version, _data = committed
+                new_version, data = committed
+                self._remember(code, new_version, data)
                 await self.refresh(code, new_version, room, game)
                 self.scheduler.arm(code, due)
                 return new_version, done
+            fresh = True
             await asyncio.sleep(0)
         raise ClientError("busy", "the room is too busy right now; try again")
+
+    async def _room_to_change(self, code: str, fresh: bool) -> tuple[int, dict[str, Any], bool]:
+        """The room and its version to apply a change to, and whether they came from our own copy.
+
+        A room with players here keeps the state of its last commit (ours, or another process's from
+        pub/sub), which saves a Redis round trip on every action. A stale copy is harmless: the
+        commit's compare-and-set refuses it and the change is made again on the state from Redis.
+        """
+        known = None if fresh else self.known.get(code)
+        if known is not None:
+            return known[0], decode(known[1]), True
+        version, data = await self.store.load_raw(code)
+        return version, decode(data), False
+
+    def _remember(self, code: str, version: int, data: bytes) -> None:
+        """Keep a room's newest state seen (only for rooms with local members, so it stays small)."""
+        if code in self.rooms and version > self.known.get(code, (0, b""))[0]:
+            self.known[code] = (version, data)
 
     # ---- handlers -------------------------------------------------------------------------------
 
@@ -486,7 +535,7 @@ class GameServer:
             await conn.ws.close(4000, "protocol mismatch")
             return False
         conn.hello = True
-        await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}"))
+        await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}", time=time.time()))
         return {"protocol": P.PROTOCOL_VERSION}
 
     async def on_create(self, conn: Conn, msg: P.Create) -> dict[str, Any]:
@@ -702,6 +751,9 @@ class GameServer:
 
     async def bury(self, proc_id: str, codes: list[str]) -> None:
         """A server process died: its seats' connections are gone, so their grace periods start."""
+        if proc_id == self.proc_id:
+            await self._unbury_self(codes)
+            return
         prefix = proc_id + ":"
         for code in codes:
             try:
@@ -713,6 +765,14 @@ class GameServer:
                     await self.try_mutate(code, lambda room, seat=seat: C.seat_gone(room, seat, time.time()))
             await self.store.publish(code, {"k": "presence"})
             self.scheduler.kick(code)
+
+    async def _unbury_self(self, codes: list[str]) -> None:
+        """Our own heartbeat ran out while the event loop was too busy to beat (thousands of connections
+        closing at once did it): we are alive, so our players keep their seats, and the rooms where we
+        hold them are noted again for whoever buries us for real."""
+        log.warning("this process missed its own heartbeat (event loop busy); keeping its %d rooms",
+                    len(codes))
+        await self.store.keep_proc_rooms(self.proc_id, codes)
 
     async def ai_handler(self, ws: ServerConnection) -> None:
         """``/game/<secret>``: an external AI takes its seat and plays it in the competition protocol."""

@@ -213,12 +213,13 @@ class Snapshot(_Msg):
 
 
 class Diff(_Msg):
-    """RFC 6902-shaped ops turning the view at ``base`` into the view at ``version``."""
+    """RFC 6902 ops turning the view at ``base`` into the view at ``version``, each as a tuple
+    ``[code, path]`` or ``[code, path, value]``: ``+`` add, ``-`` remove, ``=`` replace (diff.py)."""
 
     type: Literal["diff"] = "diff"
     base: int
     version: int
-    ops: list[dict[str, Any]]
+    ops: list[list[Any]]
 
 
 class SeatInfo(_Msg):

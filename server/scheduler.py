@@ -38,6 +38,7 @@ class Scheduler:
         bury: Callable[[str, list[str]], Awaitable[None]],
         *,
         heartbeat: float = 1.0,
+        proc_ttl: float = 10.0,
         poll: float = 0.25,
         lease: float = 10.0,
     ) -> None:
@@ -46,6 +47,7 @@ class Scheduler:
         self._drive = drive
         self._bury = bury
         self.heartbeat = heartbeat
+        self.proc_ttl = proc_ttl  # a beat this old means the process is gone (seconds of a busy loop are not)
         self.poll = poll
         self.lease = lease
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
@@ -54,7 +56,7 @@ class Scheduler:
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        await self.store.heartbeat(self.proc_id, self.heartbeat * 3)
+        await self.store.heartbeat(self.proc_id, self.proc_ttl)
         self._tasks = [
             asyncio.create_task(self._poll_loop(), name="due-poll"),
             asyncio.create_task(self._heartbeat_loop(), name="heartbeat"),
@@ -134,7 +136,7 @@ class Scheduler:
         while True:
             await asyncio.sleep(self.heartbeat)
             try:
-                await self.store.heartbeat(self.proc_id, self.heartbeat * 3)
+                await self.store.heartbeat(self.proc_id, self.proc_ttl)
                 for dead in await self.store.dead_procs():
                     codes = await self.store.bury(dead)
                     if codes is None:

@@ -265,6 +265,11 @@ class Store:
         await self.redis.delete(key)
         return codes
 
+    async def keep_proc_rooms(self, proc_id: str, codes: list[str]) -> None:
+        """Note again the rooms of a process that ``bury`` took although it was alive."""
+        if codes:
+            await self.redis.sadd(self.proc_rooms_key(proc_id), *codes)
+
     async def link_ai(self, secret_hash: str, code: str) -> None:
         await self.redis.set(self.ai_key(secret_hash), code, px=self.ttl_ms)
 

@@ -3,9 +3,11 @@
 A seat's view is the engine's ``game.view(seat)`` (which already hides the other hands) plus what the
 room adds at the table: who is on auto (``auto``: "dropout" when our bot plays for a dropped player,
 "player" when the player turned auto-play on), the turn timer's deadlines (unix seconds; ``deadline``
-is the one of the seat to act now), and this seat's own auto-play interval. It is normalized to
-exactly what msgpack carries (tuples become lists), so a client rebuilding the view from a snapshot
-plus diffs ends with the very same value.
+is the one of the seat to act now), and this seat's own auto-play interval. It is exactly what msgpack
+carries (fresh lists and dicts of plain values, never tuples: ``game.view`` builds them so), so a client
+rebuilding the view from a snapshot plus diffs ends with the very same value. (It used to be made so
+by a msgpack round trip, which cost more than building the view, for every seat of every change; the
+server tests compare rebuilt views with ``==``, which a tuple would fail.)
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from typing import Any
 from engine import Game
 
 from .autopilot import auto_marks
-from .codec import decode, encode
 
 View = dict[str, Any]
 EMPTY_VIEW: View = {}
@@ -33,4 +34,4 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     view["deadlines"] = deadlines
     view["deadline"] = max((deadlines[s] for s in pending if deadlines[s] is not None), default=None)
     view["autoplay"] = None if seat is None else live["autoplay"][seat]
-    return decode(encode(view))
+    return view

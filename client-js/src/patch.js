@@ -10,9 +10,22 @@ export function applyDiff(state, diff) {
   if (!state || !state.view || diff.base !== state.version) return null;
   const view = jsonpatch.deepClone(state.view);
   try {
-    jsonpatch.applyPatch(view, diff.ops, true, true);
+    jsonpatch.applyPatch(view, expandOps(diff.ops), true, true);
   } catch {
     return null;
   }
   return { version: diff.version, view };
+}
+
+const OPS = { "+": "add", "-": "remove", "=": "replace" };
+
+/**
+ * The wire carries each RFC 6902 op as a tuple [code, path] or [code, path, value] (codes "+" add,
+ * "-" remove, "=" replace); this turns them back into JSON Patch ops for the library.
+ */
+export function expandOps(ops) {
+  return ops.map((op) => {
+    if (!Array.isArray(op) || !(op[0] in OPS) || typeof op[1] !== "string") throw new Error("bad diff op");
+    return op.length > 2 ? { op: OPS[op[0]], path: op[1], value: op[2] } : { op: OPS[op[0]], path: op[1] };
+  });
 }

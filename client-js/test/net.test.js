@@ -27,7 +27,7 @@ const snapshot = { type: "snapshot", version: 5, seat: 0, view: { phase: "play",
 test("a snapshot then its diffs build the view; a gap asks for one resync and waits for it", () => {
   const { conn, sent, states } = connected();
   conn.receive(encodeMessage(snapshot));
-  conn.receive(encodeMessage({ type: "diff", base: 5, version: 6, ops: [{ op: "add", path: "/played/-", value: 7 }] }));
+  conn.receive(encodeMessage({ type: "diff", base: 5, version: 6, ops: [["+", "/played/-", 7]] }));
   assert.deepEqual(conn.state.view.played, [7]);
   assert.equal(conn.state.version, 6);
   assert.equal(conn.state.seat, 0);
@@ -37,7 +37,7 @@ test("a snapshot then its diffs build the view; a gap asks for one resync and wa
   assert.equal(conn.state.version, 6, "diffs are not applied over a gap");
   conn.receive(encodeMessage({ ...snapshot, version: 10, view: { ...snapshot.view, played: [7, 8, 9] } }));
   assert.equal(conn.resyncing, false);
-  conn.receive(encodeMessage({ type: "diff", base: 10, version: 11, ops: [{ op: "replace", path: "/phase", value: "deal_over" }] }));
+  conn.receive(encodeMessage({ type: "diff", base: 10, version: 11, ops: [["=", "/phase", "deal_over"]] }));
   assert.equal(conn.state.view.phase, "deal_over");
   assert.equal(states.length, 4);
 });
@@ -45,7 +45,7 @@ test("a snapshot then its diffs build the view; a gap asks for one resync and wa
 test("a diff that does not apply to the view is mended by a resync too", () => {
   const { conn, sent } = connected();
   conn.receive(encodeMessage(snapshot));
-  conn.receive(encodeMessage({ type: "diff", base: 5, version: 6, ops: [{ op: "replace", path: "/nothing/3", value: 1 }] }));
+  conn.receive(encodeMessage({ type: "diff", base: 5, version: 6, ops: [["=", "/nothing/3", 1]] }));
   assert.deepEqual(sent.map((m) => m.type), ["resync"]);
   assert.equal(conn.state.version, 5);
 });

@@ -13,7 +13,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from server import protocol as P
-from server.diff import apply
+from server.diff import apply, expand
 
 
 def free_port() -> int:
@@ -77,7 +77,7 @@ class Client:
             if self.version != msg["base"]:
                 self.gaps += 1
                 return
-            self.view = apply(self.view, msg["ops"])
+            self.view = apply(self.view, expand(msg["ops"]))
             self.version = msg["version"]
             self.history.append((self.version, self.view))
         elif kind == "room":
