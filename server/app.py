@@ -69,6 +69,8 @@ class Config:
     client_dir: Path | None = None
     room_ttl: float = 24 * 3600
     max_frame: int = 16 * 1024  # larger frames get a frame_too_large error
+    write_limit: int = 1024 * 1024  # bytes queued to a client before a send waits for it (websockets)
+    slow_client: int = 256 * 1024  # bytes queued to a client that has stopped reading: close it
     hard_max_frame: int = 1024 * 1024  # larger frames close the connection (websockets max_size)
     rate: float = 30.0  # messages per second per connection, sustained
     burst: float = 60.0
@@ -98,6 +100,7 @@ class Conn:
     seen: OrderedDict[Any, None] = field(default_factory=OrderedDict)
     tokens: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
+    dropping: bool = False  # being closed for not reading
 
     def take_token(self, rate: float, burst: float) -> bool:
         now = time.monotonic()
@@ -274,8 +277,22 @@ class GameServer:
         await self.send_frame(conn, _frame(msg))
 
     async def send_frame(self, conn: Conn, frame: bytes) -> None:
+        """Send one frame. A client that stopped reading (a phone asleep with its socket open) is
+        closed instead of waited for, so it never holds up its room; it reconnects and resyncs."""
+        transport = conn.ws.transport
+        if transport is not None and transport.get_write_buffer_size() > self.config.slow_client:
+            if not conn.dropping:
+                conn.dropping = True
+                log.info("closing a connection that stopped reading conn=%s", conn.id)
+                asyncio.get_running_loop().create_task(conn.ws.close(1013, "not reading: reconnect"))
+            return
         with contextlib.suppress(ConnectionClosed):
             await conn.ws.send(frame)
+
+    def serve_options(self) -> dict[str, Any]:
+        """Keyword arguments of ``websockets.serve`` for this server (the CLI and the tests use them)."""
+        return {"process_request": self.process_request, "max_size": self.config.hard_max_frame,
+                "write_limit": self.config.write_limit, "compression": None}
 
     async def error(self, conn: Conn, msg_id: Any, code: str, message: str) -> None:
         log.info("error conn=%s id=%r code=%s: %s", conn.id, msg_id, code, message)

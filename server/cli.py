@@ -127,14 +127,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        async with serve(
-            server.handler,
-            config.host,
-            config.port,
-            process_request=server.process_request,
-            max_size=config.hard_max_frame,
-            compression=None,
-        ) as ws_server:
+        async with serve(server.handler, config.host, config.port, **server.serve_options()) as ws_server:
             port = next(iter(ws_server.sockets)).getsockname()[1]
             log.info("listening on http://%s:%d (WebSocket at /ws)", config.host, port)
             log.info("code in %s; browser client from %s", REPO_ROOT, config.client_dir)

@@ -105,8 +105,7 @@ async def start_server(redis_url: str) -> AsyncIterator[object]:
         client = Redis.from_url(redis_url)
         app = GameServer(config, client)
         await app.start()
-        ws_server = await serve(app.handler, "127.0.0.1", 0, process_request=app.process_request,
-                                max_size=config.hard_max_frame, compression=None)
+        ws_server = await serve(app.handler, "127.0.0.1", 0, **app.serve_options())
         port = next(iter(ws_server.sockets)).getsockname()[1]
         running = Running(app, ws_server, port)
         started.append((running, client))
