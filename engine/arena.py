@@ -5,9 +5,13 @@
 
 Deal mode plays each seeded deal twice: team A in seats 1 & 3 (0 and 2 here), then the same
 cards with the teams exchanged, so both teams hold every hand once. It prints deals won by each
-team, team A's win rate with a 95% Wilson interval, the average upgrade per deal and decision
-time percentiles per bot. Match mode plays whole matches (tribute, levels, passing A) the same
-way, each match seed once per seating.
+team, team A's win rate with a 95% Wilson interval, the average upgrade per deal, how many
+duplicate pairs each team won in both seatings (with a sign test: split pairs were decided by
+the cards) and decision time percentiles per bot. Match mode plays whole matches (tribute,
+levels, passing A) the same way, each match seed once per seating.
+
+Progress goes to stderr: one line rewritten in place on a terminal, else one line about every
+tenth of the run (``--progress-every N`` to choose), so logs stay readable.
 
 Bots only ever get ``game.view(seat)``; every action goes through ``Game.apply``, so an illegal
 choice stops the run with a clear error instead of being counted.
@@ -21,6 +25,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from .bots import BOTS, Bot, make_bot
 from .game import Game, IllegalAction
@@ -134,6 +139,16 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, c - h), min(1.0, c + h)
 
 
+def sign_test(a: int, b: int) -> float:
+    """Two-sided exact sign test: how likely a split at least this uneven is between equal teams."""
+    n = a + b
+    if n == 0:
+        return 1.0
+    k = min(a, b)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
 def percentile(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")
@@ -150,6 +165,10 @@ class Report:
     games: int = 0
     matches: int = 0
     undecided: int = 0
+    #: duplicate pairs (deal mode) won in both seatings by team A, by team B
+    pairs: int = 0
+    sweeps_a: int = 0
+    sweeps_b: int = 0
 
     def lines(self) -> list[str]:
         a, b = self.team_a, self.team_b
@@ -161,6 +180,12 @@ class Report:
             f"A win rate: {a.deals_won / n:.1%} (95% CI {lo:.1%}-{hi:.1%})" if n else "A win rate: -",
             f"average upgrade per deal: A {a.upgrades / max(1, n):.2f}, B {b.upgrades / max(1, n):.2f}",
         ]
+        if self.pairs:
+            # Split pairs carry no information on who plays better (the cards decided): the sign
+            # test on the pairs one team won in both seatings does.
+            out.append(f"duplicate pairs: A won both {self.sweeps_a}, B won both {self.sweeps_b}, split "
+                       f"{self.pairs - self.sweeps_a - self.sweeps_b}; sign test p = "
+                       f"{sign_test(self.sweeps_a, self.sweeps_b):.3g}")
         if self.matches:
             mlo, mhi = wilson(a.matches_won, self.matches)
             out.append(f"matches: {self.matches}, won: A {a.matches_won}, B {b.matches_won}, "
@@ -187,15 +212,20 @@ def run_deals(team_a: str, team_b: str, deals: int, seed: int, rules: Rules | No
     report = Report(TeamStats(team_a), TeamStats(team_b))
     for i in range(deals):
         deal_seed = f"arena:{seed}:{i}"
+        won = 0
         for a_first in (True, False):
             times: list[list[float]] = [[], [], [], []]
             o = play_deal(deal_seed, team_a, team_b, a_first, rules, times)
+            won += o.a_won
             _merge_times(report, times, a_first)
             report.games += 1
             report.team_a.deals_won += o.a_won
             report.team_b.deals_won += not o.a_won
             report.team_a.upgrades += o.a_upgrade
             report.team_b.upgrades += o.b_upgrade
+        report.pairs += 1
+        report.sweeps_a += won == 2
+        report.sweeps_b += won == 0
         if progress:
             progress(i + 1)
     return report
@@ -231,6 +261,45 @@ def run_matches(team_a: str, team_b: str, matches: int, seed: int, rules: Rules 
     return report
 
 
+class Progress:
+    """Progress on stderr: one line rewritten with ``\\r`` on a terminal, else a line every N steps."""
+
+    def __init__(self, total: int, unit: str, stream: TextIO, t0: float, every: int = 0) -> None:
+        self.total, self.unit, self.stream, self.t0 = total, unit, stream, t0
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        if self.tty:
+            self.every = max(1, total // 200)
+        else:
+            self.every = every if every > 0 else max(1, _round_step(total / 10))
+        self.shown = False
+
+    def __call__(self, i: int) -> None:
+        if i % self.every and i != self.total:
+            return
+        text = f"{i}/{self.total} {self.unit}, {time.perf_counter() - self.t0:.0f} s"
+        if self.tty:
+            self.stream.write(f"\r{text}")
+            self.shown = True
+        else:
+            self.stream.write(f"arena: {text}\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        """End the rewritten terminal line, so what follows starts on a line of its own."""
+        if self.tty and self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.shown = False
+
+
+def _round_step(x: float) -> int:
+    """The smallest round step (1, 2, 5, 10, 20, 50, ...) of at least ``x``."""
+    if x <= 1:
+        return 1
+    mag = 10 ** int(math.log10(x))
+    return next(m * mag for m in (1, 2, 5, 10) if m * mag >= x)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
     ap.add_argument("--team-a", default="heuristic", choices=sorted(BOTS))
@@ -239,25 +308,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of deals")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rules", default="standard", choices=sorted(PRESETS))
-    ap.add_argument("--quiet", action="store_true", help="no progress line")
+    ap.add_argument("--quiet", action="store_true", help="no progress output")
+    ap.add_argument("--progress-every", type=int, default=0, metavar="N",
+                    help="when stderr is not a terminal, a progress line every N deals or matches "
+                         "(default: about every tenth of the run)")
     args = ap.parse_args(argv)
     if args.deals < 1 or args.matches < 0:
         ap.error("--deals must be at least 1 and --matches at least 0")
     t0 = time.perf_counter()
     total = args.matches or args.deals
-
-    def progress(i: int) -> None:
-        if not args.quiet and (i % 50 == 0 or i == total):
-            unit = "matches" if args.matches else "deals"
-            print(f"\r{i}/{total} {unit}", end="", file=sys.stderr, flush=True)
-
+    unit = "matches" if args.matches else "deals"
+    progress = None if args.quiet else Progress(total, unit, sys.stderr, t0, every=args.progress_every)
     rules = resolve_rules(args.rules)
     if args.matches:
         report = run_matches(args.team_a, args.team_b, args.matches, args.seed, rules, progress)
     else:
         report = run_deals(args.team_a, args.team_b, args.deals, args.seed, rules, progress)
-    if not args.quiet:
-        print(file=sys.stderr)
+    if progress is not None:
+        progress.done()
     mode = f"{args.matches} matches" if args.matches else f"{args.deals} deals"
     print(f"arena: A {args.team_a} vs B {args.team_b}, {mode} x 2 seatings, seed {args.seed}, "
           f"rules {rules.name}")

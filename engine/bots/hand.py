@@ -3,8 +3,9 @@
 The heuristic bot judges every candidate action by what it leaves behind, so this runs many
 times per decision and works on rank counts, not on physical cards:
 
-1. the hand is planned without a straight flush and with each of the few that fit (it is a
-   bomb, and suits matter only there); the cheaper plan wins;
+1. the hand is planned without a straight flush, with each of the few that fit (it is a
+   bomb, and suits matter only there) and with each of those plus a second one of natural
+   cards; the cheapest plan wins;
 2. a depth-first search picks the sequences (straights, tubes, plates), lowest position first;
 3. what is left falls into same-rank groups (single, pair, triple, bomb); triples take the
    lowest pairs as full houses; the wild cards go where they lower the cost most.
@@ -314,19 +315,71 @@ def _group_shapes(cnt: list[int], level: int, sb: int, hr: int, a: int, b: int) 
 # --------------------------------------------------------------------------- entry point
 
 
+#: straight flush windows: (top, natural ranks, bit mask of the ranks); a low A is rank 14 (bit 14)
+_SF_WINDOWS = tuple(
+    (top, rs, sum(1 << r for r in rs))
+    for top in range(5, ACE + 1)
+    for rs in [tuple(ACE if q == 1 else q for q in range(top - 4, top + 1))]
+)
+
+
 def _straight_flush_options(suited: list[list[int]], w: int) -> list[tuple[int, int, tuple[int, ...], int]]:
     """Straight flushes the hand can make: (suit, top, natural ranks used, wild cards needed)."""
     out = []
+    need = 5 - w
     for suit in range(4):
         row = suited[suit]
-        for top in range(5, ACE + 1):
-            ranks = [ACE if q == 1 else q for q in range(top - 4, top + 1)]
-            present = tuple(r for r in ranks if row[r])
-            missing = 5 - len(present)
-            if missing <= w:
-                out.append((suit, top, present, missing))
+        mask = 0
+        for r in range(2, ACE + 1):
+            if row[r]:
+                mask |= 1 << r
+        if (mask.bit_count()) < need:
+            continue
+        for top, ranks, wmask in _SF_WINDOWS:
+            have = (mask & wmask).bit_count()
+            if have >= need:
+                out.append((suit, top, tuple(r for r in ranks if row[r]), 5 - have))
     out.sort(key=lambda o: (o[3], o[1]))
     return out[:4]
+
+
+def straight_flush_cards(hand: Iterable[int], level: int) -> set[int]:
+    """Codes of the natural cards that sit in a straight flush the hand could make (wild cards
+    filling the gaps): only these cards' suits can matter to ``decompose``."""
+    wild = card_code(level, 1)
+    w = 0
+    suited = [[0] * 15 for _ in range(4)]
+    for c in hand:
+        if c == wild:
+            w += 1
+        elif c < SMALL_JOKER:
+            suited[c & 3][(c >> 2) + 2] += 1
+    out: set[int] = set()
+    for suit in range(4):
+        row = suited[suit]
+        for _top, ranks, _mask in _SF_WINDOWS:
+            if sum(1 for r in ranks if row[r]) >= 5 - w:
+                out.update(card_code(r, suit) for r in ranks if row[r])
+    return out
+
+
+def has_straight_flush(hand: Iterable[int], level: int) -> bool:
+    """Could the hand make any straight flush (wild cards filling the gaps)?"""
+    wild = card_code(level, 1)
+    w = 0
+    masks = [0, 0, 0, 0]
+    for c in hand:
+        if c == wild:
+            w += 1
+        elif c < SMALL_JOKER:
+            masks[c & 3] |= 1 << ((c >> 2) + 2)
+    need = 5 - w
+    for mask in masks:
+        if mask.bit_count() >= need:
+            for _top, _ranks, wmask in _SF_WINDOWS:
+                if (mask & wmask).bit_count() >= need:
+                    return True
+    return False
 
 
 _PLAN_CACHE: dict[tuple, Plan] = {}
@@ -356,19 +409,39 @@ def decompose(hand: Iterable[int], level: int) -> Plan:
             suited[c & 3][r] += 1
     jc = _joker_cost(sb, hr)
     cost, seqs, left, a, b = _search(cnt, w, level)
-    best = (cost + jc, None, seqs, left, a, b)
-    for suit, top, present, missing in _straight_flush_options(suited, w):
+    best = (cost + jc, (), seqs, left, a, b)
+    sf_bonus = BOMB_BASE + BOMB_STEP * 3
+    options = _straight_flush_options(suited, w)
+    for i, (suit, top, present, missing) in enumerate(options):
+        sf = Shape(STRAIGHT_FLUSH, top, tuple((r, 1) for r in sorted(present)), missing, suit)
         for r in present:
             cnt[r] -= 1
+            suited[suit][r] -= 1
         cost, seqs, left, a, b = _search(cnt, w - missing, level)
+        cost += jc - sf_bonus
+        if cost < best[0]:
+            best = (cost, (sf,), seqs, left, a, b)
+        # A second straight flush of natural cards (two of them are rare; both are bombs, and a
+        # plan that called the second one a straight could not play it as one).
+        for j, (suit2, top2, present2, missing2) in enumerate(options):
+            if j == i or missing2 or (j < i and not missing):  # (natural pairs are tried once)
+                continue
+            if any(not suited[suit2][r] for r in present2):
+                continue
+            for r in present2:
+                cnt[r] -= 1
+            cost, seqs, left, a, b = _search(cnt, w - missing, level)
+            for r in present2:
+                cnt[r] += 1
+            cost += jc - 2 * sf_bonus
+            if cost < best[0]:
+                sf2 = Shape(STRAIGHT_FLUSH, top2, tuple((r, 1) for r in sorted(present2)), 0, suit2)
+                best = (cost, (sf, sf2), seqs, left, a, b)
         for r in present:
             cnt[r] += 1
-        cost += jc - (BOMB_BASE + BOMB_STEP * 3)
-        if cost < best[0]:
-            sf = Shape(STRAIGHT_FLUSH, top, tuple((r, 1) for r in sorted(present)), missing, suit)
-            best = (cost, sf, seqs, left, a, b)
-    best_cost, sf, seqs, left, a, b = best
-    best_plays = ([sf] if sf else []) + seqs + _group_shapes(left, level, sb, hr, a, b)
+            suited[suit][r] += 1
+    best_cost, sfs, seqs, left, a, b = best
+    best_plays = list(sfs) + seqs + _group_shapes(left, level, sb, hr, a, b)
     plan = Plan(best_cost, tuple(best_plays))
     if len(_PLAN_CACHE) > _PLAN_LIMIT:
         _PLAN_CACHE.clear()
@@ -380,4 +453,7 @@ def hand_cost(hand: Iterable[int], level: int) -> float:
     return decompose(hand, level).cost
 
 
-__all__ = ["Plan", "decompose", "hand_cost", "play_cost", "shape_cost", "tier_of", "LEVEL_VALUE"]
+__all__ = [
+    "Plan", "decompose", "hand_cost", "has_straight_flush", "play_cost", "shape_cost", "straight_flush_cards",
+    "tier_of", "LEVEL_VALUE",
+]

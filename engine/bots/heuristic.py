@@ -4,24 +4,32 @@ Every choice is judged by the hand it leaves (``hand.decompose``: fewest, cheape
 Leading: the low play that is hardest to stop and keeps the hand easy to finish; winners
 first when only one loser is left; feed a partner who is almost out; never hand an opponent
 who is almost out the kind of play they can finish with. Following: the cheapest play that
-beats without breaking the hand; never over the partner unless that finishes or the next
-opponent could go out on the partner's play; bombs only when the opponent who would win the
-trick is getting low (``BOMB_WHEN`` cards, measured best in the arena), when any opponent is
-close to going out, or to take the lead and finish. Returns: the card whose loss hurts least.
-``decide`` also says why, for the suggest button.
+beats without breaking the hand; the highest (or one nobody can beat) when an opponent could
+go out over it; never over the partner unless that finishes or the next opponent could go
+out on the partner's play; bombs only when the opponent who would win the trick is getting
+low (``BOMB_WHEN`` cards), when any opponent is close to going out, to take the lead and
+finish, or to keep the lead from the partner of an opponent who just went out (接风).
+Late in the deal (``search_cards``) a look-ahead plays a few candidate actions out on sampled
+deals of the unseen cards (``search.evaluate``) and keeps the rule of thumb's choice unless
+another is clearly better. Returns: the card whose loss hurts least.
+``decide`` also says why, in a sentence for the suggest button.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 from typing import NamedTuple
 
-from ..cards import NAMES
+from ..cards import card_code
 from ..moves import HandIndex, Shape, expand, play_groups
-from ..plays import PAIR, SINGLE, STRAIGHT_FLUSH, Play, beats, classify
-from .base import Action, View, legal_actions_from_view, partner, play_action, top_play, view_rules
-from .hand import Plan, decompose, shape_cost, tier_of
+from ..plays import PAIR, SINGLE, STRAIGHT_FLUSH, TRIPLE, Play, beats, classify
+from ..rules import Rules
+from .base import Action, View, legal_actions_from_view, partner, play_action, top_play
+from .hand import Plan, decompose, has_straight_flush, shape_cost, straight_flush_cards, tier_of
 from .memory import Memory
+from .search import compare, evaluate
+from .words import card_name, cards, kind_name, play_name
 
 #: a following play may make the rest of the hand this much worse and still be worth it
 FOLLOW_SLACK = 0.5
@@ -38,8 +46,24 @@ class Decision(NamedTuple):
     reason: str
 
 
+_RULES: dict[tuple, Rules] = {}
+
+
+def _rules(view: View) -> Rules:
+    """The view's rules, parsed once per distinct rule set (the look-ahead's views carry them parsed)."""
+    parsed = view.get("parsed_rules")
+    if parsed is not None:
+        return parsed
+    d = view.get("rules") or {}
+    key = tuple(sorted(d.items()))
+    got = _RULES.get(key)
+    if got is None:
+        got = _RULES[key] = Rules.from_dict(d)
+    return got
+
+
 class Context:
-    """What one decision needs, computed once from the view."""
+    """What one decision needs, computed from the view (card memory and the plan when first asked)."""
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -47,18 +71,30 @@ class Context:
         self.partner = partner(self.seat)
         self.level: int = view["level"]
         self.hand: list[int] = list(view["hand"])
-        self.rules = view_rules(view)
+        self.rules = _rules(view)
         counts = view.get("counts") or [27] * 4
         self.counts: list[int] = list(counts)
         self.finished = set(view.get("finished") or ())
         self.opponents = [s for s in ((self.seat + 1) % 4, (self.seat + 3) % 4) if s not in self.finished]
         self.opp_min = min((self.counts[s] for s in self.opponents), default=99)
         self.partner_cards = 0 if self.partner in self.finished else self.counts[self.partner]
-        self.memory = Memory(self.hand, view.get("played") or [], self.level)
-        self.plan: Plan = decompose(self.hand, self.level)
         self.top = top_play(view)
         top = view.get("top")
         self.top_seat: int | None = top["seat"] if top else None
+
+    @cached_property
+    def memory(self) -> Memory:
+        return Memory(self.hand, self.view.get("played") or [], self.level)
+
+    @cached_property
+    def plan(self) -> Plan:
+        return decompose(self.hand, self.level)
+
+    #: name plays in the reasons (the look-ahead's own players need no reasons)
+    explain = True
+
+    def name(self, play: Play) -> str:
+        return play_name(play, self.level) if self.explain else ""
 
 
 class HeuristicBot:
@@ -75,6 +111,20 @@ class HeuristicBot:
     lead_same = 0.6
     #: plays cheaper than this in the plan are control cards, led only when nothing else is left
     control = 0.6
+    #: look ahead once the four hands hold at most this many cards in all (0: never)
+    search_cards = 40
+    #: ... and no hand holds more than this many (long rollouts; an easy win or loss anyway)
+    search_hand = 16
+    #: rollouts one look-ahead may spend, in cards (samples x candidates x cards in play)
+    search_budget = 800
+    search_min_samples = 3
+    search_max_samples = 10
+    #: candidate actions weighed by one look-ahead (the rule of thumb's own choice included)
+    search_width = 5
+    #: an alternative must beat the rule of thumb's choice by this much (levels per deal) and by
+    #: this many standard errors of the difference over the same sampled deals
+    search_margin = 0.25
+    search_z = 1.5
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.errors: list[str] = []  # decisions that fell back to a safe legal action (should stay empty)
@@ -93,11 +143,17 @@ class HeuristicBot:
             if phase == "play" and view.get("turn") == view.get("seat"):
                 ctx = Context(view)
                 decision = self._lead(ctx) if ctx.top is None else self._follow(ctx)
+                if (self.search_cards and sum(ctx.counts) <= self.search_cards
+                        and max(ctx.counts) <= self.search_hand):
+                    try:
+                        decision = self._search(ctx, decision)
+                    except Exception as exc:  # keep the rule of thumb's choice
+                        self._error(f"look-ahead failed: {exc!r}")
                 if self._legal(ctx, decision.action):
                     return decision
                 self._error(f"illegal choice {decision.action} in {view}")
         except Exception as exc:  # a bot must never take the table down
-            self._error(repr(exc))
+            self._error(f"{exc!r} on view {view}")
         return self._fallback(view)
 
     # ------------------------------------------------------------------ helpers
@@ -152,10 +208,92 @@ class HeuristicBot:
         return list(left.elements())
 
     def _play(self, ctx: Context, shape: Shape, reason: str) -> Decision | None:
+        """The shape as real cards; ``{play}`` in the reason becomes the play's name."""
         play = self._realize(ctx, shape, self._reserved(ctx, shape))
         if play is None:
             return None
-        return Decision(play_action(play), reason.format(play=play.describe()))
+        return Decision(play_action(play), reason.format(play=ctx.name(play)))
+
+    def _to_finish(self, n: int) -> str:
+        """``then 3 more plays to go out``; ``then one more play goes out``."""
+        if n <= 0:
+            return "and that goes out"
+        if n == 1:
+            return "then one more play goes out"
+        return f"then {n} more plays to go out"
+
+    # ------------------------------------------------------------------ look-ahead
+
+    def _alternatives(self, ctx: Context, first: Action) -> list[Action]:
+        """A few sensible actions besides the rule of thumb's: the other planned leads; or pass,
+        the cheapest and the highest beat and the cheapest bomb when following."""
+        out = [first]
+        seen = {_action_key(first)}
+
+        def add(a: Action | None) -> None:
+            if a is not None and _action_key(a) not in seen and len(out) < self.search_width:
+                seen.add(_action_key(a))
+                out.append(a)
+
+        if ctx.top is None:
+            for sh in sorted(ctx.plan.plays, key=lambda sh: (tier_of(sh.kind, sh.size), _base_rank(sh))):
+                play = self._realize(ctx, sh, self._reserved(ctx, sh))
+                if play is not None:
+                    add(play_action(play))
+            return out
+        add({"type": "pass"})
+        groups = play_groups(ctx.hand, ctx.level, ctx.top, ctx.rules)
+        shapes = [sh for ss in groups.values() for sh in ss]
+        ordinary = [sh for sh in shapes if not tier_of(sh.kind, sh.size)]
+        bombs = [sh for sh in shapes if tier_of(sh.kind, sh.size)]
+        best = self._cheapest(ctx, ordinary, ctx.plan.cost)
+        if best is not None:
+            add(play_action(best[1]))
+        if ordinary:
+            hi = max(ordinary, key=lambda sh: (sh.value, -sh.wilds))
+            play = self._realize(ctx, hi, self._reserved(ctx, hi))
+            if play is not None:
+                add(play_action(play))
+        b = self._cheapest(ctx, bombs, ctx.plan.cost)
+        if b is not None:
+            add(play_action(b[1]))
+        return out
+
+    def _search(self, ctx: Context, decision: Decision) -> Decision:
+        """Play the rule of thumb's choice and a few others out on sampled deals; keep the best."""
+        if decision.action["type"] == "play" and len(decision.action["cards"]) == len(ctx.hand):
+            return decision  # going out is never wrong
+        if ctx.top_seat == ctx.partner:
+            return decision  # never second-guess letting the partner's play run (or the reasons to block)
+        cands = self._alternatives(ctx, decision.action)
+        if len(cands) < 2:
+            return decision
+        in_play = max(1, sum(ctx.counts))
+        samples = self.search_budget // (len(cands) * in_play)
+        samples = max(self.search_min_samples, min(self.search_max_samples, samples))
+        scores = evaluate(ctx.view, ctx.memory.unseen, cands, _ROLLOUT.choose, samples)
+        # An alternative must be better on the same sampled deals by a margin and clearly so
+        # (not by the luck of a few samples); the rule of thumb's choice stays otherwise.
+        best_k, best_mean = 0, 0.0
+        for k in range(1, len(cands)):
+            mean, se = compare(scores[0], scores[k])
+            if mean >= self.search_margin and mean >= self.search_z * se and mean > best_mean:
+                best_k, best_mean = k, mean
+        if best_k == 0:
+            return decision
+        k = best_k
+        avg = [sum(sc) / len(sc) for sc in scores]
+        action = cands[k]
+        verb = "lead" if ctx.top is None else "play"
+
+        def said(a: Action) -> str:
+            if a["type"] == "pass":
+                return "pass"
+            return f"{verb} {ctx.name(Play(a['kind'], a['value'], tuple(a['cards'])))}"
+
+        return Decision(action, f"{said(action)}: played out over {samples} likely deals of the unseen "
+                                f"cards, this does best (on average {avg[k]:+.1f} levels for our team, "
+                                f"against {avg[0]:+.1f} if we {said(cands[0])})")
 
     # ------------------------------------------------------------------ return
 
@@ -171,23 +309,29 @@ class HeuristicBot:
             left.remove(c)
             return round(decompose(left, level).cost, 6), _order(c, level)
 
-        # One card per rank first (suits only matter for straight flushes), then the suits of the
-        # best rank: half the decompositions of trying every card.
-        by_rank: dict[int, list[int]] = {}
+        # Suits matter only to straight flushes: of the cards outside every straight flush the hand
+        # could make, one per rank is enough; the others are each tried.
+        sf = straight_flush_cards(hand, level)
+        tried: dict[tuple[str, int], int] = {}
         for c in choices:
-            by_rank.setdefault(_order(c, level), []).append(c)
-        rank = min(by_rank, key=lambda r: cost_without(by_rank[r][0]))
-        card = min(by_rank[rank], key=cost_without)
-        return Decision({"type": "return", "card": int(card)},
-                        f"return {_card_name(card)}: it hurts the hand least")
+            tried.setdefault(("card", c) if c in sf else ("rank", _order(c, level)), c)
+        card = min(tried.values(), key=lambda c: (cost_without(c), c))
+        plan = decompose(hand, level)
+        lone = any(s.kind == SINGLE and s.size == 1 and not s.wilds and s.value == _order(card, level)
+                   for s in plan.plays)
+        if lone:
+            why = "a lone card that fits no combination, so the hand misses it least"
+        else:
+            why = "of the cards allowed, the hand misses it least"
+        return Decision({"type": "return", "card": int(card)}, f"return {card_name(card)}: {why}")
 
     # ------------------------------------------------------------------ lead
 
     def _lead(self, ctx: Context) -> Decision:
         plan = ctx.plan
-        plays = list(plan.plays)
-        if len(plays) == 1:
-            d = self._play(ctx, plays[0], "{play}: the last cards, go out")
+        all_plays = list(plan.plays)
+        if len(all_plays) == 1:
+            d = self._play(ctx, all_plays[0], "go out with {play}: the last cards")
             if d:
                 return d
         ordinary = plan.ordinary
@@ -197,12 +341,13 @@ class HeuristicBot:
         # Finish: winners first while at most one loser is left, then the loser.
         if len(losers) <= 1 and bosses:
             s = max(bosses, key=lambda s: (s.size, -s.value))
-            d = self._play(ctx, s, "{play}: nobody can beat it, then go out")
+            d = self._play(ctx, s, "lead {play}: nobody can beat it except with a bomb, "
+                                   + self._to_finish(len(all_plays) - 1))
             if d:
                 return d
         if not ordinary:
             s = min(plan.bombs, key=lambda s: (tier_of(s.kind, s.size), s.value))
-            d = self._play(ctx, s, "{play}: only bombs left")
+            d = self._play(ctx, s, "lead {play}: only bombs are left, the smallest first")
             if d:
                 return d
         # Feed a partner who is almost out, unless an opponent is closer.
@@ -210,10 +355,18 @@ class HeuristicBot:
             d = self._feed(ctx)
             if d:
                 return d
-        candidates = ordinary or list(plays)
+        candidates = ordinary or all_plays
         scored = sorted(candidates, key=lambda s: self._lead_score(ctx, s, candidates))
         for s in scored:
-            d = self._play(ctx, s, "lead {play}: " + self._lead_reason(ctx, s))
+            d = self._play(ctx, s, "lead {play}: " + self._lead_reason(ctx, s, scored))
+            if d:
+                return d
+        # Only if no planned play has real cards (a "straight" that is a straight flush only):
+        # the lowest single.
+        groups = play_groups(ctx.hand, ctx.level, None, ctx.rules)
+        for s in sorted((s for (kind, _), ss in groups.items() if kind == SINGLE for s in ss),
+                        key=lambda s: (s.wilds, s.value)):
+            d = self._play(ctx, s, "lead {play}: the lowest card")
             if d:
                 return d
         raise RuntimeError("no lead found")
@@ -231,97 +384,130 @@ class HeuristicBot:
             score += 8
         # Never hand an opponent who is almost out a play of the size they can finish with; when
         # every choice is like that, lead from the top so they need their best card to beat it.
+        if self._lead_danger(ctx, s):
+            return 60 - _base_rank(s) if s.size > 1 or ctx.opp_min == 1 else 40 - _base_rank(s)
+        return score
+
+    def _lead_danger(self, ctx: Context, s: Shape) -> int:
+        """The card count of an opponent who could go out over this lead (0: none)."""
         if ctx.memory.is_boss(s):
-            return score
+            return 0
         for o in ctx.opponents:
             n = ctx.counts[o]
             if n <= self.danger and s.size == n:
-                return 60 - _base_rank(s)
+                return n
             if n <= 2 and s.size < n and s.kind == SINGLE:
-                return 40 - _base_rank(s)
-        return score
+                return n
+        return 0
 
-    def _lead_reason(self, ctx: Context, s: Shape) -> str:
-        if any(ctx.counts[o] <= 2 for o in ctx.opponents):
-            return f"an opponent holds {ctx.opp_min} card(s), keep them from finishing"
-        n = len(ctx.plan.plays)
-        return f"a low play; the hand then needs {n - 1} more play(s)"
+    def _lead_reason(self, ctx: Context, s: Shape, scored: list[Shape]) -> str:
+        n = self._lead_danger(ctx, s)
+        if n:
+            return (f"an opponent holds {cards(n)} and could go out over anything, so lead high "
+                    "to make them pay for it")
+        avoided = [t for t in scored if self._lead_danger(ctx, t)]
+        left = len(ctx.plan.plays) - 1
+        if avoided:
+            kinds = sorted({kind_name(t.kind) for t in avoided})
+            return (f"an opponent holds {cards(ctx.opp_min)}, so no {' or '.join(kinds)} they could go out "
+                    f"on; {self._to_finish(left)}")
+        if s.size >= 5:
+            return f"{s.size} low cards in one play; {self._to_finish(left)}"
+        return f"the lowest play that keeps the rest of the hand together; {self._to_finish(left)}"
 
     def _feed(self, ctx: Context) -> Decision | None:
         """Lead the lowest single (or pair) so the partner with 1–2 cards can go out on it."""
         want = SINGLE if ctx.partner_cards == 1 else PAIR
-        shapes = [s for (kind, _), ss in play_groups(ctx.hand, ctx.level, None, ctx.rules).items()
-                  if kind == want for s in ss if not s.wilds]
+        groups = play_groups(ctx.hand, ctx.level, None, ctx.rules)
+        shapes = [s for (kind, _), ss in groups.items() if kind == want for s in ss if not s.wilds]
         if not shapes and want == PAIR:
             want = SINGLE
-            shapes = [s for (kind, _), ss in play_groups(ctx.hand, ctx.level, None, ctx.rules).items()
-                      if kind == want for s in ss if not s.wilds]
+            shapes = [s for (kind, _), ss in groups.items() if kind == want for s in ss if not s.wilds]
         if not shapes:
             return None
         s = min(shapes, key=lambda s: s.value)
         what = "single" if want == SINGLE else "pair"
-        return self._play(ctx, s, f"lead {{play}}: partner holds {ctx.partner_cards} card(s), "
-                                  f"the lowest {what} they can beat")
+        return self._play(ctx, s, f"lead {{play}}: partner holds {cards(ctx.partner_cards)}; the lowest "
+                                  f"{what} gives them the best chance to go out over it")
 
     # ------------------------------------------------------------------ follow
 
     def _follow(self, ctx: Context) -> Decision:
         top = ctx.top
         assert top is not None
+        what = ctx.name(top)
+        if not can_beat(ctx.hand, ctx.level, top.kind, top.value, len(top.cards)):
+            return Decision({"type": "pass"}, f"pass: nothing in the hand beats {what}")
         groups = play_groups(ctx.hand, ctx.level, top, ctx.rules)
         shapes = [s for ss in groups.values() for s in ss]
-        what = top.describe()
         if not shapes:
-            return Decision({"type": "pass"}, f"nothing beats {what}")
+            return Decision({"type": "pass"}, f"pass: nothing in the hand beats {what}")
         n_hand = len(ctx.hand)
         # Going out beats everything, even over the partner.
         for s in shapes:
             if s.size == n_hand:
-                d = self._play(ctx, s, "{play}: the last cards, go out")
+                d = self._play(ctx, s, "go out with {play}: the last cards")
                 if d:
                     return d
         if ctx.top_seat == ctx.partner:
-            if ctx.partner in ctx.finished:
-                return Decision({"type": "pass"}, f"partner went out with {what}: let it stand and "
-                                                  "take the lead (接风)")
             block = self._block(ctx, shapes)
             if block is not None:
                 return block
-            return Decision({"type": "pass"}, f"partner's {what} is winning: let it run")
+            if ctx.partner in ctx.finished:
+                return Decision({"type": "pass"}, f"pass: partner went out with {what}; let it stand and "
+                                                  "take the lead (接风)")
+            return Decision({"type": "pass"}, f"pass: partner's {what} is winning, let it run")
         base = ctx.plan.cost
         danger = ctx.opp_min <= self.danger
         ordinary = [s for s in shapes if not tier_of(s.kind, s.size)]
         bombs = [s for s in shapes if tier_of(s.kind, s.size)]
+        if ordinary and not top.tier:
+            threat = [o for o in ctx.opponents if ctx.counts[o] == len(top.cards)]
+            if threat:
+                stop = self._stopper(ctx, ordinary, base)
+                if stop is not None:
+                    return stop
         best = self._cheapest(ctx, ordinary, base)
+        top_out = ctx.top_seat in ctx.finished  # an opponent went out with it
+        if best is not None and top_out:
+            return Decision(play_action(best[1]), f"play {ctx.name(best[1])}: an opponent went out with "
+                                                  f"{what}; beat it to keep the lead from their "
+                                                  "partner (接风)")
         if best is not None:
-            delta, play, left = best
+            delta, play, _left = best
             if delta <= self.follow_slack or danger:
                 if play.value == min(s.value for s in ordinary):
-                    reason = f"lowest {play.kind.replace('_', ' ')} that beats {what}"
+                    reason = f"play {ctx.name(play)}: the lowest {kind_name(play.kind)} that beats {what}"
                 else:  # a lower one would break a combination
-                    reason = f"{play.describe()} beats {what} and keeps the rest of the hand together"
+                    reason = f"play {ctx.name(play)}: it beats {what} and keeps the rest of the hand together"
                 if delta > self.follow_slack:
-                    reason += f" (an opponent holds {ctx.opp_min} card(s))"
+                    reason += f"; worth breaking the hand, an opponent holds {cards(ctx.opp_min)}"
                 return Decision(play_action(play), reason)
         if bombs:
             bomb = self._cheapest(ctx, bombs, base)
             if bomb is not None:
-                delta, play, left = bomb
+                _delta, play, left = bomb
+                name = ctx.name(play)
                 top_cards = ctx.counts[ctx.top_seat] if ctx.top_seat is not None else 99
                 after = decompose(left, ctx.level)
                 finish = len(after.ordinary) <= 1 or sum(
                     1 for s in after.ordinary if not ctx.memory.is_boss(s)) <= 1
-                if top_cards <= self.bomb_when or danger:
-                    return Decision(play_action(play), f"bomb with {play.describe()}: an opponent holds "
-                                                       f"{min(top_cards, ctx.opp_min)} card(s)")
+                if top_out and ctx.opponents:
+                    return Decision(play_action(play), f"bomb with {name}: an opponent went out with {what}; "
+                                                       "keep the lead from their partner (接风)")
+                if top_cards <= self.bomb_when:
+                    return Decision(play_action(play), f"bomb with {name}: the opponent who played {what} "
+                                                       f"holds only {cards(top_cards)}")
+                if danger:
+                    return Decision(play_action(play), f"bomb with {name}: an opponent holds "
+                                                       f"{cards(ctx.opp_min)}")
                 if finish:
-                    return Decision(play_action(play),
-                                    f"bomb with {play.describe()}: take the lead and finish")
+                    return Decision(play_action(play), f"bomb with {name}: take the lead and finish")
                 total = sum(ctx.counts[o] for o in ctx.opponents)
-                return Decision({"type": "pass"}, f"keep the bomb: opponents hold {total} cards")
+                return Decision({"type": "pass"}, f"keep the bomb: opponents hold {cards(total)}")
         if best is not None:
-            return Decision({"type": "pass"}, f"beating {what} would break the hand: pass")
-        return Decision({"type": "pass"}, f"nothing sensible beats {what}")
+            return Decision({"type": "pass"}, f"pass: beating {what} would break up the hand")
+        return Decision({"type": "pass"}, f"pass: nothing sensible beats {what}")
 
     def _block(self, ctx: Context, shapes: list[Shape]) -> Decision | None:
         """Over the partner only when the next opponent could go out on the partner's play."""
@@ -336,8 +522,22 @@ class HeuristicBot:
             return None
         bosses = [s for s in ordinary if ctx.memory.is_boss(s)]
         s = min(bosses, key=lambda s: (s.wilds, s.value)) if bosses else max(ordinary, key=lambda s: s.value)
-        return self._play(ctx, s, f"{{play}} over the partner: the next opponent holds {ctx.counts[nxt]} "
-                                  f"card(s) and could go out on {top.describe()}")
+        whose = "partner's last play" if ctx.partner in ctx.finished else "partner"
+        return self._play(ctx, s, f"play {{play}} over the {whose}: the next opponent holds "
+                                  f"{cards(ctx.counts[nxt])} and could go out over {ctx.name(top)}")
+
+    def _stopper(self, ctx: Context, ordinary: list[Shape], base: float) -> Decision | None:
+        """An opponent could go out over our play: one nobody can beat, else the highest."""
+        n = cards(len(ctx.top.cards))
+        bosses = [s for s in ordinary if ctx.memory.is_boss(s)]
+        if bosses:
+            best = self._cheapest(ctx, bosses, base)
+            if best is not None:
+                return Decision(play_action(best[1]), f"play {ctx.name(best[1])}: nobody can beat it except "
+                                f"with a bomb, and an opponent holding {n} could go out over anything less")
+        s = max(ordinary, key=lambda s: (s.value, -s.wilds))
+        return self._play(ctx, s, f"play {{play}}: the highest we have, so an opponent holding {n} "
+                                  "is least likely to go out over it")
 
     def _cheapest(
         self, ctx: Context, shapes: list[Shape], base: float
@@ -360,15 +560,63 @@ class HeuristicBot:
         return best[1], best[2], best[3]
 
 
+class _Rollout(HeuristicBot):
+    """The rule of thumb alone: what every seat plays in the look-ahead's sampled deals.
+
+    Its views come from the look-ahead's own simulation, so the legality check is skipped.
+    """
+
+    search_cards = 0
+
+    def choose(self, view: View) -> Action:
+        ctx = Context(view)
+        ctx.explain = False
+        return (self._lead(ctx) if ctx.top is None else self._follow(ctx)).action
+
+
+def can_beat(hand: list[int], level: int, kind: str, value: int, size: int) -> bool:
+    """False only when nothing in ``hand`` can beat the play (a quick count; True may be a maybe)."""
+    wild = card_code(level, 1)
+    w = 0
+    nat = [0] * 18  # natural cards by compared value (level rank 15, jokers 16/17)
+    for c in hand:
+        if c == wild:
+            w += 1
+        elif c >= 52:
+            nat[c - 36] += 1
+        else:
+            r = (c >> 2) + 2
+            nat[15 if r == level else r] += 1
+    n = len(hand)
+    if n >= 4 and (max(nat[2:16]) + w >= 4 or (nat[16] == 2 and nat[17] == 2)):
+        return True  # a bomb
+    if n >= 5 and has_straight_flush(hand, level):
+        return True
+    if kind == SINGLE:
+        return any(nat[v] for v in range(value + 1, 18)) or (w > 0 and value < 15)
+    if kind == PAIR:
+        return any(nat[v] + (w if v <= 15 else 0) >= 2 for v in range(value + 1, 18))
+    if kind == TRIPLE:
+        return any(nat[v] + w >= 3 for v in range(value + 1, 16))
+    if tier_of(kind, size):
+        return False  # no bomb in the hand
+    return n >= size
+
+
+_ROLLOUT = _Rollout()
+
+
+def _action_key(a: Action) -> tuple:
+    if a["type"] != "play":
+        return (a["type"],)
+    return ("play", tuple(sorted(a["cards"])), a["kind"], a["value"])
+
+
 def _order(code: int, level: int) -> int:
     if code >= 52:
         return code - 36  # 16, 17
     r = (code >> 2) + 2
     return 15 if r == level else r
-
-
-def _card_name(code: int) -> str:
-    return NAMES[code]
 
 
 def _base_rank(s: Shape) -> float:

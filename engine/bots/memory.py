@@ -27,17 +27,22 @@ class Memory:
             unseen[c] -= 1
         for c in hand:
             unseen[c] -= 1
-        self.unseen = [max(0, n) for n in unseen]
+        if min(unseen) < 0:  # an inconsistent view: never count below zero
+            unseen = [max(0, n) for n in unseen]
+        self.unseen = unseen
         wild = card_code(level, 1)
-        self.wilds_out = self.unseen[wild]
+        self.wilds_out = unseen[wild]
         # natural cards out by compared value (level rank = 15, jokers 16/17); wild cards apart
         by_value = [0] * 18
         for r in range(2, 15):
             b = (r - 2) * 4
-            n = sum(self.unseen[b:b + 4]) - (self.wilds_out if r == level else 0)
-            by_value[LEVEL_VALUE if r == level else r] += n
-        by_value[16] = self.unseen[SMALL_JOKER]
-        by_value[17] = self.unseen[BIG_JOKER]
+            n = unseen[b] + unseen[b + 1] + unseen[b + 2] + unseen[b + 3]
+            if r == level:
+                by_value[LEVEL_VALUE] = n - self.wilds_out
+            else:
+                by_value[r] = n
+        by_value[16] = unseen[SMALL_JOKER]
+        by_value[17] = unseen[BIG_JOKER]
         self.by_value = by_value
 
     @property

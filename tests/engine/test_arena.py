@@ -17,6 +17,20 @@ def test_wilson_interval():
     assert hi == pytest.approx(1.0) and lo > 0.96
 
 
+def test_sign_test_on_duplicate_pairs():
+    from engine.arena import sign_test
+
+    assert sign_test(0, 0) == 1.0 and sign_test(10, 10) == 1.0
+    assert sign_test(5, 0) == sign_test(0, 5) == 0.0625  # 2 * (1/2)**5
+    assert 0.002 < sign_test(51, 24) < 0.003
+
+
+def test_duplicate_pairs_are_counted_in_deal_mode():
+    report = run_deals("heuristic", "random", deals=4, seed=2)
+    assert report.pairs == 4 and report.sweeps_a == 4 and report.sweeps_b == 0
+    assert "duplicate pairs: A won both 4, B won both 0, split 0; sign test p = 0.125" in report.lines()
+
+
 def test_duplicate_seating_exchanges_the_teams():
     assert seating(True) == (0, 1)
     assert seating(False) == (1, 0)
@@ -101,3 +115,56 @@ def test_runs_are_reproducible_across_processes():
         outs.append([line for line in proc.stdout.splitlines()
                      if line.startswith(("deals won", "average upgrade"))])
     assert outs[0] == outs[1] and len(outs[0]) == 2
+
+
+class _Stream:
+    def __init__(self, tty):
+        self.tty, self.text = tty, ""
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+
+def test_progress_off_a_terminal_is_one_line_every_n_steps():
+    from engine.arena import Progress
+
+    out = _Stream(tty=False)
+    p = Progress(1000, "deals", out, t0=0.0)
+    for i in range(1, 1001):
+        p(i)
+    p.done()
+    lines = out.text.splitlines()
+    assert len(lines) == 10 and "\r" not in out.text and out.text.endswith("\n")
+    assert lines[0].startswith("arena: 100/1000 deals") and lines[-1].startswith("arena: 1000/1000 deals")
+    out = _Stream(tty=False)
+    p = Progress(7, "matches", out, t0=0.0, every=3)
+    for i in range(1, 8):
+        p(i)
+    assert [line.split(",")[0] for line in out.text.splitlines()] == [
+        "arena: 3/7 matches", "arena: 6/7 matches", "arena: 7/7 matches"]
+
+
+def test_progress_on_a_terminal_rewrites_one_line():
+    from engine.arena import Progress
+
+    out = _Stream(tty=True)
+    p = Progress(400, "deals", out, t0=0.0)
+    for i in range(1, 401):
+        p(i)
+    p.done()
+    assert out.text.count("\n") == 1 and out.text.endswith("\n")
+    assert out.text.count("\r") == 200 and out.text.split("\r")[-1].startswith("400/400 deals")
+
+
+def test_command_line_progress_goes_to_stderr_in_lines(capsys):
+    assert main(["--team-a", "random", "--team-b", "random", "--deals", "20", "--progress-every", "5"]) == 0
+    captured = capsys.readouterr()
+    assert [line.split(",")[0] for line in captured.err.splitlines()] == [
+        f"arena: {n}/20 deals" for n in (5, 10, 15, 20)]
+    assert "deals/" not in captured.out and captured.out.startswith("arena: A random vs B random")

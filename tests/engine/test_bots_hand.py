@@ -107,3 +107,9 @@ def test_memory_counts_possible_bombs_out():
     played = [int(c) for c in parse_cards("S9 H9 C9 SB")]
     m = Memory(hand, played, level=2)
     assert m.bombs_out() == 12  # 9 gone, and the joker bomb is impossible without both SB
+
+
+def test_two_straight_flushes_are_both_planned_as_bombs():
+    # ♠3-7 and ♦10-A are both straight flushes (the ♦ one could never be played as a plain straight).
+    plan = plan_of("S3 S4 S5 S5 H5 H5 C5 S6 S7 DT DJ DQ DK DA H2")
+    assert kinds(plan) == [("bomb", 5), ("straight_flush", 7), ("straight_flush", 14)]

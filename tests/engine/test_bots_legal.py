@@ -47,10 +47,10 @@ def test_heuristic_against_random_over_duplicate_deals():
 
 
 def test_heuristic_against_itself_over_duplicate_deals():
-    report = run_deals("heuristic", "heuristic", deals=60, seed=8)
-    assert report.games == 120
+    report = run_deals("heuristic", "heuristic", deals=30, seed=8)
+    assert report.games == 60
     # same bot, same cards, seats exchanged: luck cancels exactly
-    assert report.team_a.deals_won == report.team_b.deals_won == 60
+    assert report.team_a.deals_won == report.team_b.deals_won == 30
 
 
 def test_random_against_heuristic_over_duplicate_deals():
@@ -107,3 +107,58 @@ def test_heuristic_handles_every_view_of_a_random_game():
             assert _key(action) in set(map(_key, game.legal_actions(seat)))
             game.apply(seat, walker.choose(view))
             steps += 1
+
+
+def test_look_ahead_simulation_follows_the_game_rules():
+    """The look-ahead's own deal simulation (tricks, passes, 接风, end of deal, upgrade) agrees with
+    the game step by step, on random games played with every hand known."""
+    from engine.bots.search import Sim
+    from engine.plays import Play
+
+    for seed in range(12):
+        game = Game.new(f"sim:{seed}")
+        walker = RandomBot(seed=seed)
+        sim = Sim([list(game.hand(s)) for s in range(4)], game.turn, None, None, [], [], game.level,
+                  game.view(0)["rules"])
+        while game.phase == "play":
+            seat = game.pending_seats()[0]
+            assert sim.turn == seat and not sim.over()
+            action = walker.choose(game.view(seat))
+            game.apply(seat, action)
+            sim.apply(seat, action)
+            if game.phase != "play":
+                break
+            top = game.view(seat)["top"]
+            assert (sim.top is None) == (top is None)
+            if top is not None:
+                assert sim.top == Play(top["kind"], top["value"], tuple(top["cards"]))
+                assert sim.top_seat == top["seat"]
+            assert sim.finished == game.view(seat)["finished"]
+        assert sim.over()
+        res = game.last_result
+        for team in (0, 1):
+            expected = res["upgrade"] if res["winner_team"] == team else -res["upgrade"]
+            assert sim.score(team) == expected
+
+
+def test_quick_cannot_beat_check_is_never_wrong():
+    """``can_beat`` lets the bot pass without generating plays: it may only say no when no play beats."""
+    from engine.bots.heuristic import can_beat
+
+    quick = 0
+    for seed in range(40):
+        game = Game.new(f"can-beat:{seed}")
+        walker = RandomBot(seed=seed)
+        while game.phase == "play":
+            view = game.view(game.pending_seats()[0])
+            top = view["top"]
+            if top:
+                for s in range(4):
+                    hand = [int(c) for c in game.hand(s)]
+                    if hand and not can_beat(hand, view["level"], top["kind"], top["value"],
+                                             len(top["cards"])):
+                        quick += 1
+                        other = dict(view, seat=s, hand=hand, turn=s)
+                        assert legal_actions_from_view(other) == [{"type": "pass"}]
+            game.apply(view["seat"], walker.choose(view))
+    assert quick > 1000
