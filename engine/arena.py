@@ -2,6 +2,8 @@
 
     python -m engine.arena --team-a heuristic --team-b random --deals 1000 --seed 1
     python -m engine.arena --team-a heuristic --team-b random --matches 20 --seed 1
+    python -m engine.arena --protocol --client heuristic --client "python3 their_bot.py {url}" \
+        --client heuristic --client "python3 their_bot.py {url}" --matches 10
 
 Deal mode plays each seeded deal twice: team A in seats 1 & 3 (0 and 2 here), then the same
 cards with the teams exchanged, so both teams hold every hand once. It prints deals won by each
@@ -12,6 +14,9 @@ levels, passing A) the same way, each match seed once per seating.
 
 Progress goes to stderr: one line rewritten in place on a terminal, else one line about every
 tenth of the run (``--progress-every N`` to choose), so logs stay readable.
+
+The protocol mode (engine/protocol_arena.py) runs any four competition-protocol clients against the
+standalone platform, as researchers run theirs.
 
 Bots only ever get ``game.view(seat)``; every action goes through ``Game.apply``, so an illegal
 choice stops the run with a clear error instead of being counted.
@@ -312,7 +317,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress-every", type=int, default=0, metavar="N",
                     help="when stderr is not a terminal, a progress line every N deals or matches "
                          "(default: about every tenth of the run)")
+    proto = ap.add_argument_group("protocol mode", "four competition-protocol clients against the "
+                                  "standalone platform (python -m server --competition), seated in order")
+    proto.add_argument("--protocol", action="store_true", help="run the protocol mode (whole matches)")
+    proto.add_argument("--client", action="append", default=[], metavar="CMD",
+                       help="a client, four times in seat order: one of our bots by name "
+                            f"({', '.join(sorted(BOTS))}) or a command with {{url}} (and {{seat}}, {{name}})")
+    proto.add_argument("--act-timeout", type=float, default=None,
+                       help="seconds per act before our bot plays for a client (default: wait)")
     args = ap.parse_args(argv)
+    if args.protocol:
+        return protocol_main(args, ap)
     if args.deals < 1 or args.matches < 0:
         ap.error("--deals must be at least 1 and --matches at least 0")
     t0 = time.perf_counter()
@@ -330,6 +345,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"arena: A {args.team_a} vs B {args.team_b}, {mode} x 2 seatings, seed {args.seed}, "
           f"rules {rules.name}")
     for line in report.lines():
+        print(line)
+    print(f"wall time {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def protocol_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
+    from .protocol_arena import report, run_protocol
+
+    if len(args.client) != 4:
+        ap.error("--protocol needs exactly four --client (seats 1 to 4 in order)")
+    t0 = time.perf_counter()
+    echo = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    summary = run_protocol(args.client, args.matches or 1, args.seed, args.act_timeout, echo=echo)
+    for line in report(summary, args.client):
         print(line)
     print(f"wall time {time.perf_counter() - t0:.1f} s")
     return 0

@@ -1,0 +1,40 @@
+"""The arena's protocol mode: four protocol clients (any commands) against the standalone platform."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.protocol_arena import client_command
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def test_four_clients_by_name_and_by_command_play_whole_matches() -> None:
+    external = f"{sys.executable} -m server.competition_client {{url}} --bot random --name ext{{seat}}"
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--protocol", "--client", "heuristic", "--client", external,
+         "--client", "heuristic", "--client", external, "--matches", "2", "--seed", "5"],
+        cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "protocol arena: 2 matches" in out
+    team1 = int(out.split("heuristic + heuristic): ")[1].split(" of")[0])
+    team2 = int(out.split("random --name ext{seat}): ")[1].split(" of")[0])
+    assert team1 + team2 == 2  # every match has a winner (no 50 falls from A here)
+    assert "seat 0: heuristic0 connected" in done.stderr and "seat 1: ext1 connected" in done.stderr
+
+
+def test_client_commands_fill_in_url_seat_and_name() -> None:
+    assert client_command("random", "ws://127.0.0.1:9", 2)[-6:] == [
+        "ws://127.0.0.1:9", "--bot", "random", "--name", "random2", "--seed", "2"][-6:]
+    assert client_command("my-bot --at {url} --pos {seat}", "ws://h:1", 3) == [
+        "my-bot", "--at", "ws://h:1", "--pos", "3"]
+    with pytest.raises(ValueError):
+        from engine.protocol_arena import run_protocol
+
+        run_protocol(["random"] * 3, 1, 0)
