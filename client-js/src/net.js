@@ -247,7 +247,7 @@ export class Connection {
       const timer = setTimeout(() => {
         if (this.pending.delete(id)) reject(codedError("timeout", "no answer from the server", true));
       }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer, sentAt: Date.now() });
       this.ws.send(frame);
     });
   }
@@ -288,8 +288,11 @@ export class Connection {
       return;
     }
     switch (msg.type) {
-      case "welcome":
-        if (typeof msg.time === "number") clockOffsetMs = msg.time * 1000 - Date.now();
+      case "welcome": {
+        // the server read its clock about halfway between our hello and its welcome
+        const sentAt = this.pending.get(msg.id)?.sentAt;
+        if (typeof msg.time === "number") clockOffsetMs = msg.time * 1000 - (sentAt === undefined ? Date.now() : (sentAt + Date.now()) / 2);
+      }
       // falls through: a welcome answers its hello like an ack
       case "ack": {
         const waiter = this.pending.get(msg.id);

@@ -15,7 +15,8 @@ export function teamOf(seat) {
 /** Whole seconds left until a deadline in unix seconds (null: no deadline), never negative. */
 export function secondsLeft(deadline, nowMs = Date.now()) {
   if (deadline === null || deadline === undefined) return null;
-  return Math.max(0, Math.ceil(deadline - nowMs / 1000));
+  // a few ms of clock estimate must not show "16" for a 15 s timer that just began
+  return Math.max(0, Math.ceil(deadline - nowMs / 1000 - 0.05));
 }
 
 /**

@@ -17,7 +17,8 @@ test("the viewer sits at the bottom, the partner on top, the next seat on the ri
 test("countdowns count whole seconds up, never below zero, and nothing without a deadline", () => {
   assert.equal(secondsLeft(100, 90_000), 10);
   assert.equal(secondsLeft(100, 90_100), 10);
-  assert.equal(secondsLeft(100, 99_999), 1);
+  assert.equal(secondsLeft(100, 99_900), 1);
+  assert.equal(secondsLeft(115, 99_990), 15, "a 15 s timer that just began shows 15, clock estimate or not");
   assert.equal(secondsLeft(100, 120_000), 0);
   assert.equal(secondsLeft(null, 0), null);
   assert.equal(secondsLeft(undefined, 0), null);
