@@ -79,6 +79,15 @@ def trick_leader(top_seat: int, holding: list[bool]) -> int:
     return top_seat
 
 
+def next_holder(hands: list[list[int]], seat: int) -> int:
+    """The next seat after ``seat`` in play order that still holds cards (players out are skipped)."""
+    for i in (1, 2, 3):
+        s = (seat + i) % 4
+        if hands[s]:
+            return s
+    return seat
+
+
 def _copy(obj: Any) -> Any:
     """Deep copy of plain data (dict/list/tuple → list) so state never aliases a caller's object."""
     if isinstance(obj, dict):
@@ -365,13 +374,6 @@ class Game:
         events.append(event)
         self.events.append(event)
 
-    def _next_holder(self, seat: int) -> int:
-        for i in (1, 2, 3):
-            s = (seat + i) % 4
-            if self.hands[s]:
-                return s
-        return seat
-
     def _start_deal(self) -> list[dict]:
         events: list[dict] = []
         self.deal += 1
@@ -476,7 +478,7 @@ class Game:
             if partner_of(self.finished[0]) in self.finished or len(self.finished) == 3:
                 self._end_deal(events)
                 return events
-        self.turn = self._next_holder(seat)
+        self.turn = next_holder(self.hands, seat)
         event["turn"] = self.turn
         return events
 
@@ -489,7 +491,7 @@ class Game:
         top_seat = self.top["seat"]
         others = sum(1 for s in SEATS if s != top_seat and self.hands[s])
         if self.passes < others:
-            self.turn = self._next_holder(seat)
+            self.turn = next_holder(self.hands, seat)
             event["turn"] = self.turn
             return events
         # Trick over: nobody beat the top play.
@@ -640,4 +642,4 @@ class Game:
                 f"levels={self.levels}, turn={self.turn})")
 
 
-__all__ = ["Game", "IllegalAction", "deal_hands", "trick_leader", "ERROR_CODES", "PHASES"]
+__all__ = ["Game", "IllegalAction", "deal_hands", "trick_leader", "next_holder", "ERROR_CODES", "PHASES"]

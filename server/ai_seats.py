@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -29,7 +28,7 @@ from engine.plays import Play
 
 from . import changes as C
 from . import rooms
-from .competition import parse_act_index, refusers
+from .competition import parse_act_index, refusers, send_json
 from .views import view_for
 
 if TYPE_CHECKING:
@@ -75,12 +74,8 @@ class AiSeat:
             await self.ws.close()
 
     async def send(self, msg: Msg) -> None:
-        if self.closed:
-            return
-        try:
-            await self.ws.send(json.dumps(msg))
-        except ConnectionClosed:
-            self.closed = True
+        if not self.closed:
+            self.closed = not await send_json(self.ws, msg)
 
     # ---- the conversation -----------------------------------------------------------------------
 

@@ -50,12 +50,8 @@ class SocketSeat(ProtocolSeat):
         self.closed = False
 
     async def notify(self, msg: Msg) -> None:
-        if self.closed:
-            return
-        try:
-            await self.ws.send(json.dumps(msg))
-        except ConnectionClosed:
-            self.closed = True
+        if not self.closed:
+            self.closed = not await send_json(self.ws, msg)
 
     async def act(self, msg: Msg) -> int | None:
         if self.closed:
@@ -77,6 +73,15 @@ class SocketSeat(ProtocolSeat):
             self.closed = True
             log.warning("%s disconnected; our bot plays its turns", self.name)
             return None
+
+
+async def send_json(ws: Any, msg: Msg) -> bool:
+    """One protocol message as a JSON text frame; False once the bot's socket is closed."""
+    try:
+        await ws.send(json.dumps(msg))
+    except ConnectionClosed:
+        return False
+    return True
 
 
 def parse_act_index(raw: str | bytes, index_range: int) -> int | None:

@@ -19,6 +19,7 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+from ..game import next_holder
 from ..plays import Play
 from ..rules import Rules
 
@@ -66,23 +67,16 @@ class Sim:
         f = self.finished
         return len(f) >= 3 or (len(f) >= 2 and _partner(f[0]) in f)
 
-    def _next_holder(self, seat: int) -> int:
-        for i in (1, 2, 3):
-            s = (seat + i) % 4
-            if self.hands[s]:
-                return s
-        return seat
-
     def apply(self, seat: int, action: Action) -> None:
         if action["type"] == "pass":
             self.passes += 1
             others = sum(1 for s in range(4) if s != self.top_seat and self.hands[s])
             if self.passes < others:
-                self.turn = self._next_holder(seat)
+                self.turn = next_holder(self.hands, seat)
                 return
             lead = self.top_seat
             if not self.hands[lead]:
-                lead = _partner(lead) if self.hands[_partner(lead)] else self._next_holder(lead)
+                lead = _partner(lead) if self.hands[_partner(lead)] else next_holder(self.hands, lead)
             self.top = None
             self.top_seat = None
             self.passes = 0
@@ -100,7 +94,7 @@ class Sim:
             self.finished.append(seat)
             if self.over():
                 return
-        self.turn = self._next_holder(seat)
+        self.turn = next_holder(self.hands, seat)
 
     def score(self, team: int) -> int:
         """The deal's upgrade for ``team`` (negative when the other team wins)."""
