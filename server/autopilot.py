@@ -123,19 +123,35 @@ def plan(room: dict[str, Any], game: Game | None) -> Step | None:
         if _kind(room, seat) == "human" and live["gone"][seat] is not None and not live["away"][seat]:
             steps.append(Step(live["gone"][seat] + settings.get("grace", DEFAULT_GRACE), seat, GRACE))
     if game.phase == "deal_over":
-        kinds = [_kind(room, s) for s in SEATS]
-        if "human" not in kinds:
-            first = next(s for s in SEATS if kinds[s] == "bot") if "bot" in kinds else 0
-            steps.append(Step(changed + settings["bot_delay"], first, NEXT_DEAL))
-        elif settings.get("turn_timer"):
-            seat = next(s for s in SEATS if kinds[s] == "human")
-            steps.append(Step(changed + settings["turn_timer"], seat, NEXT_DEAL))
+        step = _next_deal_step(room, changed)
+        if step is not None:
+            steps.append(step)
     else:
         for seat in game.pending_seats():
             step = _seat_step(room, seat, changed)
             if step is not None:
                 steps.append(step)
     return min(steps, key=lambda s: (s.due, s.seat)) if steps else None
+
+
+def _next_deal_step(room: dict[str, Any], changed: float) -> Step | None:
+    """Who starts the next deal by itself, if anyone: a table without people (bots and AIs); the
+    players' auto-play when everyone still at the table has it on (the suggestion is "next deal"); a
+    timed table when its timer runs out. A table whose people all left waits for them."""
+    settings = room["settings"]
+    live = room["live"]
+    people = [s for s in SEATS if _kind(room, s) == "human"]
+    if not people:
+        first = next((s for s in SEATS if _kind(room, s) == "bot"), 0)
+        return Step(changed + settings["bot_delay"], first, NEXT_DEAL)
+    here = [s for s in people if not live["away"][s]]
+    auto = [s for s in here if live["autoplay"][s] is not None]
+    if here and auto == here:
+        seat = min(auto, key=lambda s: live["autoplay"][s])
+        return Step(changed + live["autoplay"][seat], seat, NEXT_DEAL)
+    if settings.get("turn_timer"):
+        return Step(changed + settings["turn_timer"], people[0], NEXT_DEAL)
+    return None
 
 
 def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:

@@ -120,3 +120,15 @@ async def test_auto_play_rejects_an_unknown_interval(server):
     assert reply["type"] == "error" and reply["code"] == "invalid_message" and "0.3" in reply["message"]
     assert clients[0].view["autoplay"] is None
     await clients[0].close()
+
+
+async def test_auto_play_goes_on_into_the_next_deal(server, aredis):
+    """At the result the suggestion is "next deal": with everyone at the table on auto-play, it starts."""
+    code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=13)
+    host = clients[0]
+    await host.request({"type": "auto", "on": True, "interval": 0.3})
+    await host.wait(lambda: host.view["deal"] == 2, timeout=120)
+    log = await Store(aredis).log(code)
+    starts = [r["by"] for r in log if r["kind"] == "game" and r["action"]["type"] == "next_deal"]
+    assert starts == ["next_deal"]  # started by the autopilot, not by a person
+    await host.close()

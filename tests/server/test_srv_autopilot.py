@@ -1,0 +1,106 @@
+"""The autopilot's plan on its own: who acts for a seat, and when (pure functions, no server)."""
+
+from __future__ import annotations
+
+from engine import Game
+from server import autopilot as ap
+from server.rooms import make_settings
+
+T0 = 1_000.0
+
+
+def room_with(kinds: list[str], game: Game | None = None, **settings) -> dict:
+    base = {"turn_timer": None, "bot_delay": 1.0, "seed": 1}
+    base.update(settings)
+    made = make_settings("standard", {}, base.pop("turn_timer"), base.pop("bot_delay"), base.pop("seed"),
+                         **base)
+    room = {"code": "TEST22", "status": "playing", "host": 0, "settings": made,
+            "seats": [{"kind": k, "nickname": None, "token": None} for k in kinds], "live": ap.new_live(T0)}
+    if game is not None:
+        ap.stamp(room, game, [], T0)
+    return room
+
+
+def game_at_deal_over() -> Game:
+    game = Game.new(3)
+    while game.phase != "deal_over":
+        seat = game.pending_seats()[0]
+        game.apply(seat, game.legal_actions(seat)[-1 if game.top_play() is not None else 0])
+    return game
+
+
+def test_a_bot_acts_after_its_delay_and_a_person_is_waited_for() -> None:
+    game = Game.new(1)  # seat 0 leads
+    assert ap.plan(room_with(["bot", "human", "human", "human"], game), game) == ap.Step(T0 + 1.0, 0, ap.BOT)
+    assert ap.plan(room_with(["human", "bot", "bot", "bot"], game), game) is None
+
+
+def test_auto_play_away_and_timer_act_for_a_person() -> None:
+    game = Game.new(1)
+    room = room_with(["human", "bot", "bot", "bot"], game)
+    room["live"]["autoplay"][0] = 0.5
+    assert ap.plan(room, game) == ap.Step(T0 + 0.5, 0, ap.AUTOPLAY)
+    assert ap.auto_marks(room) == ["player", None, None, None]
+    room["live"]["autoplay"][0] = None
+    room["live"]["away"][0] = True  # dropped, grace over: our bot plays at the bots' pace
+    assert ap.plan(room, game) == ap.Step(T0 + 1.0, 0, ap.AWAY)
+    assert ap.auto_marks(room) == ["dropout", None, None, None]
+    timed = room_with(["human", "bot", "bot", "bot"], game, turn_timer=30.0)
+    assert timed["live"]["deadlines"] == [T0 + 30.0, None, None, None]
+    assert ap.plan(timed, game) == ap.Step(T0 + 30.0, 0, ap.TIMER)
+
+
+def test_a_dropped_player_goes_on_auto_after_the_grace_period_even_off_turn() -> None:
+    game = Game.new(1)
+    room = room_with(["human", "human", "bot", "bot"], game, grace=15.0)
+    room["live"]["gone"][1] = T0 + 2.0  # seat 1 is not the seat to play
+    assert ap.plan(room, game) == ap.Step(T0 + 17.0, 1, ap.GRACE)
+    room["live"]["away"][1] = True
+    assert ap.plan(room, game) is None  # seat 0, a person, is to play
+
+
+def test_an_external_ai_gets_its_time_unless_it_is_not_connected() -> None:
+    game = Game.new(1)
+    room = room_with(["ai", "human", "bot", "bot"], game, ai_timeout=10.0)
+    assert ap.plan(room, game) == ap.Step(T0 + 10.0, 0, ap.AI_FALLBACK)
+    room["live"]["gone"][0] = T0
+    assert ap.plan(room, game) == ap.Step(T0 + 1.0, 0, ap.AI_FALLBACK)
+
+
+def test_return_deadlines_are_kept_while_still_owed() -> None:
+    game = game_at_deal_over()
+    game.apply(0, {"type": "next_deal"})
+    assert game.phase == "return"
+    receivers = game.pending_seats()
+    room = room_with(["human"] * 4, turn_timer=30.0)  # return timer: 20 s by default
+    ap.stamp(room, game, [], T0)
+    assert [room["live"]["deadlines"][s] for s in receivers] == [T0 + 20.0] * len(receivers)
+    if len(receivers) == 2:  # double tribute: the other receiver keeps its deadline after one returns
+        first, second = receivers
+        game.apply(first, game.legal_actions(first)[0])
+        ap.stamp(room, game, receivers, T0 + 5)
+        assert room["live"]["deadlines"][second] == T0 + 20.0 and room["live"]["deadlines"][first] is None
+
+
+def test_who_starts_the_next_deal() -> None:
+    game = game_at_deal_over()
+    assert ap.plan(room_with(["bot", "ai", "bot", "ai"], game), game).why == ap.NEXT_DEAL  # research table
+    people = room_with(["human", "bot", "human", "bot"], game)
+    assert ap.plan(people, game) is None  # the people press "next deal" when they have seen the result
+    people["live"]["autoplay"][0] = 2.0
+    assert ap.plan(people, game) is None  # seat 2 plays by hand
+    people["live"]["autoplay"][2] = 1.0
+    assert ap.plan(people, game) == ap.Step(T0 + 1.0, 2, ap.NEXT_DEAL)  # everyone here is on auto-play
+    gone = room_with(["human", "bot", "human", "bot"], game)
+    gone["live"]["away"] = [True, False, True, False]
+    assert ap.plan(gone, game) is None  # everyone left: the table waits for them
+    timed = room_with(["human", "bot", "human", "bot"], game, turn_timer=20.0)
+    assert ap.plan(timed, game) == ap.Step(T0 + 20.0, 0, ap.NEXT_DEAL)
+
+
+def test_nothing_to_do_in_the_lobby_or_after_the_match() -> None:
+    game = Game.new(1)
+    room = room_with(["bot"] * 4, game)
+    room["status"] = "lobby"
+    assert ap.plan(room, game) is None
+    assert ap.plan(room_with(["bot"] * 4), None) is None
