@@ -44,6 +44,7 @@ from .bots import suggestion
 from .changes import Change, ChangeError, NothingToDo
 from .codec import CodecError, decode, decode_frame, encode
 from .diff import compact, diff
+from .lifecycle import stop_tasks
 from .rooms import RoomError
 from .scheduler import Scheduler
 from .store import RoomNotFound, Store, valid_code
@@ -145,6 +146,7 @@ class GameServer:
         self.scheduler = Scheduler(self.store, self.proc_id, self.drive, self.bury,
                                    heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll)
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
         self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
             "hello": self.on_hello,
             "create": self.on_create,
@@ -174,15 +176,12 @@ class GameServer:
         log.info("server process started proc=%s", self.proc_id)
 
     async def close(self) -> None:
+        self._closing = True
         await self.scheduler.close()
         for seats in list(self.ai_seats.values()):
             for ai in list(seats):
                 await ai.close()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(self._tasks)
         with contextlib.suppress(RedisError, OSError):
             await self.store.forget_proc(self.proc_id)
         with contextlib.suppress(RedisError, OSError, RuntimeError):
@@ -193,7 +192,7 @@ class GameServer:
 
     async def _listen(self) -> None:
         """Notices from Redis pub/sub: new room versions, presence changes, seat replacements."""
-        while True:
+        while not self._closing:  # not only cancellation: redis-py's read timeout can swallow it
             try:
                 msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except RedisError as exc:

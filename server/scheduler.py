@@ -15,13 +15,13 @@ Redis's ``due`` sorted set (store.py), so it survives any process. Every process
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 
 from redis.exceptions import RedisError
 
+from .lifecycle import stop_tasks
 from .store import Store
 
 log = logging.getLogger("guandan.scheduler")
@@ -54,6 +54,7 @@ class Scheduler:
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
 
     async def start(self) -> None:
         await self.store.heartbeat(self.proc_id, self.proc_ttl)
@@ -63,15 +64,11 @@ class Scheduler:
         ]
 
     async def close(self) -> None:
+        self._closing = True  # no new drives; the loops end even if a cancellation gets swallowed
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
-        tasks = [*self._tasks, *self._running.values()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks([*self._tasks, *self._running.values()])
 
     # ---- local timers ---------------------------------------------------------------------------
 
@@ -99,6 +96,8 @@ class Scheduler:
 
     def kick(self, code: str) -> None:
         """Try to take and drive the room now (once at a time per room in this process)."""
+        if self._closing:
+            return
         task = self._running.get(code)
         if task is not None and not task.done():
             self._again.add(code)
@@ -124,7 +123,7 @@ class Scheduler:
     # ---- background loops -----------------------------------------------------------------------
 
     async def _poll_loop(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.poll)
             try:
                 for code in await self.store.due_rooms(time.time()):
@@ -133,7 +132,7 @@ class Scheduler:
                 log.warning("due poll failed: %s", exc)
 
     async def _heartbeat_loop(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.heartbeat)
             try:
                 await self.store.heartbeat(self.proc_id, self.proc_ttl)

@@ -1,0 +1,27 @@
+"""Stopping background tasks so that shutdown always ends.
+
+A cancelled task is not always a stopped one: redis-py's read timeout can turn the cancellation of
+a waiting ``get_message`` into an ordinary timeout, and a ``while True`` loop around it then runs
+for ever (a server that never shuts down, a test suite that hangs in teardown). So loops also check
+a flag that is set before they are cancelled, and the wait for them is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+
+log = logging.getLogger(__name__)
+
+
+async def stop_tasks(tasks: Iterable[asyncio.Task[None]], timeout: float = 5.0) -> None:
+    """Cancel the tasks and wait for them, at most ``timeout`` seconds; name any that lingers."""
+    pending = [t for t in tasks if not t.done()]
+    for task in pending:
+        task.cancel()
+    if not pending:
+        return
+    _, lingering = await asyncio.wait(pending, timeout=timeout)
+    for task in lingering:
+        log.warning("task %s did not stop within %.1f s of being cancelled", task.get_name(), timeout)
