@@ -316,7 +316,27 @@ class Game:
         if seat != self.turn:
             raise IllegalAction("not_your_turn", f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s")
 
+    def readings(
+        self, seat: int, cards: Any, kind: str | None = None, value: int | None = None
+    ) -> list[Play]:
+        """Every interpretation of playing these cards that is legal now, the default first.
+
+        A client offers these when a selection can be played more than one way (RULES.md §3: "x4567
+        as 45678", a straight flush or a straight). ``kind``/``value`` narrow them to one reading.
+        Raises ``IllegalAction`` exactly as playing the cards would.
+        """
+        plays = self._interpretations(seat, {"cards": cards, "kind": kind, "value": value})
+        top = self._top_play
+        legal = [p for p in plays if beats(p, top)]  # strongest first: the default of RULES.md §3
+        if not legal:
+            raise IllegalAction("does_not_beat", f"{plays[0].describe()} does not beat {top.describe()}")
+        return legal
+
     def _check_play(self, seat: int, action: dict) -> Play:
+        return self.readings(seat, action.get("cards"), action.get("kind"), action.get("value"))[0]
+
+    def _interpretations(self, seat: int, action: dict) -> list[Play]:
+        """The readings of the action's cards (narrowed to its ``kind``/``value``), strongest first."""
         self._check_turn(seat, "play")
         raw = action.get("cards")
         if isinstance(raw, str):
@@ -345,11 +365,7 @@ class Game:
             if not plays:
                 raise IllegalAction("not_a_play", f"these cards cannot be played as {want_kind or ''} "
                                     f"{'' if want_value is None else want_value}".strip())
-        top = self._top_play
-        for p in plays:  # strongest first: the default interpretation of RULES.md §3
-            if beats(p, top):
-                return p
-        raise IllegalAction("does_not_beat", f"{plays[0].describe()} does not beat {top.describe()}")
+        return plays
 
     def _check_return(self, seat: int, action: dict) -> int:
         if self.phase != "return":

@@ -205,6 +205,31 @@ def test_following_picks_an_interpretation_that_beats_the_table():
     assert (evs[0]["kind"], evs[0]["value"]) == ("straight", 9)
 
 
+def test_readings_are_the_interpretations_legal_now_default_first():
+    # Leading: H2 with 5678 of spades reads as straight flush to 9 or to 8, or as a straight to 9 or 8.
+    g = scripted(["C4 S5 D6 S7 C8 S3", "H2 S5 S6 S7 S8 D3", "DK", "SA"])
+    with pytest.raises(IllegalAction) as e:
+        g.readings(1, cards("H2 S5 S6 S7 S8"))
+    assert e.value.code == "not_your_turn"
+    lead = scripted(["H2 S5 S6 S7 S8 D3", "C4", "DK", "SA"])
+    got = [(p.kind, p.value) for p in lead.readings(0, cards("H2 S5 S6 S7 S8"))]
+    assert got == [("straight_flush", 9), ("straight_flush", 8), ("straight", 9), ("straight", 8)]
+    # Following a straight to 8: only the readings that beat it, the default (what a bare play takes) first.
+    play(g, 0, "C4 S5 D6 S7 C8")
+    got = [(p.kind, p.value) for p in g.readings(1, cards("H2 S5 S6 S7 S8"))]
+    assert got == [("straight_flush", 9), ("straight_flush", 8), ("straight", 9)]
+    only = g.readings(1, cards("H2 S5 S6 S7 S8"), "straight")
+    assert [(p.kind, p.value) for p in only] == [("straight", 9)]
+    # The refusals a play would get, with nothing changed.
+    before = g.to_dict()
+    for text, kind, code in (("D3", None, "does_not_beat"), ("S5 D3", None, "not_a_play"),
+                             ("SA", None, "not_your_cards"), ("H2 S5 S6 S7 S8", "tube", "not_a_play")):
+        with pytest.raises(IllegalAction) as e:
+            g.readings(1, cards(text), kind)
+        assert e.value.code == code, text
+    assert g.to_dict() == before
+
+
 # ------------------------------------------------------------------ tricks (§13, §14)
 
 
