@@ -710,8 +710,8 @@ class GameServer:
         game = C.game_of(room)
         if seat not in game.pending_seats():
             raise IllegalAction("not_your_turn", "there is nothing for you to do now")
-        action, reason = suggestion(room, game, seat)
-        return {"action": action, "reason": reason}
+        action, reason, reason_zh = suggestion(room, game, seat)
+        return {"action": action, "reason": reason, "reason_zh": reason_zh}
 
     async def on_resync(self, conn: Conn, msg: P.Resync) -> dict[str, Any]:
         code, _seat = self._in_room(conn)

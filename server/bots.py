@@ -11,7 +11,7 @@ import logging
 import random
 from typing import Any
 
-from engine.bots import make_bot, suggest
+from engine.bots import make_bot, suggest_explained
 
 from .views import view_for
 
@@ -36,6 +36,7 @@ def choose_action(room: dict[str, Any], game: Any, seat: int, seed: str) -> dict
         return random_action(game, seat, seed)
 
 
-def suggestion(room: dict[str, Any], game: Any, seat: int) -> tuple[dict[str, Any], str]:
-    """What the heuristic player would do for this seat now, and why (nothing is applied)."""
-    return suggest(view_for(room, game, seat))
+def suggestion(room: dict[str, Any], game: Any, seat: int) -> tuple[dict[str, Any], str, str]:
+    """What the heuristic player would do for this seat now, and why in English and Chinese (the
+    client shows its player's language); nothing is applied."""
+    return suggest_explained(view_for(room, game, seat))

@@ -1,6 +1,7 @@
 // Labels in Chinese (default) and English. The language choice lives in localStorage.
-// Every word the client shows comes from here; texts the server writes (reasons, error messages)
-// are shown as the server wrote them, with a translated label for the error code in front.
+// Every word the client shows comes from here; texts the server writes are shown as the server wrote
+// them: reasons (deal results, the bots' suggestions) come in both languages (`serverText`), error
+// messages in English with a translated label for the error code in front.
 export const TEXT = {
   zh: {
     title: "掼蛋", subtitle: "四人两副牌 · 对家搭档", nickname: "昵称", create: "创建房间", join: "加入房间",
@@ -116,6 +117,12 @@ export function tIn(table, key) {
 
 export function currentLang() {
   return lang;
+}
+
+/** A text the server wrote in both languages (`reason` / `reason_zh`): the Chinese when Chinese is
+ * chosen and the server gave it, else the English (an older server sends English only). */
+export function serverText(en, zh) {
+  return lang === "zh" && zh ? zh : en;
 }
 
 export function setLang(next) {

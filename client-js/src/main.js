@@ -2,7 +2,7 @@
 // It holds no game rules: legality, suggestions and results all come from the server.
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
-import { currentLang, t, tIn, toggleLang } from "./i18n.js";
+import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, lastMoves, positions, secondsLeft, teamOf } from "./present.js";
 
@@ -427,7 +427,7 @@ async function suggest(view) {
   }
   ui.suggestions += 1;
   const what = action.type === "pass" ? t("pass") : "";
-  showMessage(`${t("suggest")}：${result.reason || what}`, "info");
+  showMessage(`${t("suggest")}：${serverText(result.reason, result.reason_zh) || what}`, "info");
 }
 
 async function returnSelected(view) {
@@ -553,7 +553,7 @@ function centerBox(view) {
 
 // The server explains every result in both languages (the rules live there, not here).
 function resultReason(r) {
-  return currentLang() === "zh" && r.reason_zh ? r.reason_zh : r.reason;
+  return serverText(r.reason, r.reason_zh);
 }
 
 function resultPanel(view) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { TEXT, currentLang, setLang, t, tIn } from "../src/i18n.js";
+import { TEXT, currentLang, serverText, setLang, t, tIn } from "../src/i18n.js";
 
 test("Chinese is the default language", () => {
   assert.equal(currentLang(), "zh");
@@ -37,4 +37,15 @@ test("every label the client asks for is there", async () => {
   const used = new Set([...source.matchAll(/\bt\("(\w+)"/g)].map((m) => m[1]));
   assert.ok(used.size > 50);
   assert.deepEqual([...used].filter((k) => !(k in TEXT.zh) || !(k in TEXT.en)), []);
+});
+
+test("the server's reasons show in the chosen language, English when there is no Chinese", () => {
+  const reply = { reason: "play 99: the lowest pair that beats 88", reason_zh: "出99：能管88的最小对子" };
+  setLang("zh");
+  assert.equal(serverText(reply.reason, reply.reason_zh), "出99：能管88的最小对子");
+  assert.equal(serverText("pass", undefined), "pass", "an older server: English only");
+  assert.equal(serverText("pass", ""), "pass");
+  setLang("en");
+  assert.equal(serverText(reply.reason, reply.reason_zh), "play 99: the lowest pair that beats 88");
+  setLang("zh");
 });

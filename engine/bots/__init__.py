@@ -1,7 +1,8 @@
 """Bots: players that see one seat's view only (never the game object or other hands).
 
 ``make_bot(name, seed)`` builds one by name (``random``, ``heuristic``); every bot has
-``choose(view) -> action``. ``suggest(view) -> (action, reason)`` backs the suggest button.
+``choose(view) -> action``. ``suggest(view) -> (action, reason)`` backs the suggest button;
+``suggest_explained(view) -> (action, reason, reason_zh)`` gives the reason in Chinese too.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from .base import Action, Bot, View, legal_actions_from_view
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
-from .suggest import suggest
+from .suggest import suggest, suggest_explained
 
 BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
 
@@ -25,5 +26,5 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
 
 __all__ = [
     "Action", "Bot", "View", "BOTS", "make_bot", "legal_actions_from_view",
-    "HeuristicBot", "RandomBot", "suggest",
+    "HeuristicBot", "RandomBot", "suggest", "suggest_explained",
 ]

@@ -12,7 +12,8 @@ finish, or to keep the lead from the partner of an opponent who just went out (�
 Late in the deal (``search_cards``) a look-ahead plays a few candidate actions out on sampled
 deals of the unseen cards (``search.evaluate``) and keeps the rule of thumb's choice unless
 another is clearly better. Returns: the card whose loss hurts least.
-``decide`` also says why, in a sentence for the suggest button.
+``decide`` also says why, in a sentence for the suggest button, in English and in Chinese (each
+template written in both languages side by side, ``words.Said``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .base import Action, View, legal_actions_from_view, partner, play_action, t
 from .hand import Plan, decompose, has_straight_flush, shape_cost, straight_flush_cards, tier_of
 from .memory import Memory
 from .search import compare, evaluate
-from .words import card_name, cards, kind_name, play_name
+from .words import SILENT, Said, card_words, kind_name, kind_words, n_cards, play_words
 
 #: a following play may make the rest of the hand this much worse and still be worth it
 FOLLOW_SLACK = 0.5
@@ -41,9 +42,26 @@ BOMB_WHEN = 10
 MAX_CANDIDATES = 14
 
 
-class Decision(NamedTuple):
+class _Decision(NamedTuple):
     action: Action
     reason: str
+
+
+class Decision(_Decision):
+    """An action and why, unpacking as ``(action, reason)`` (English) as it always has; ``reason_zh``
+    says the same in Chinese. The bot always gives both (``said``); two arguments remain for building
+    one to compare with, and equality looks at the action and the English only."""
+
+    reason_zh: str
+
+    def __new__(cls, action: Action, reason: str, reason_zh: str = "") -> Decision:
+        self = super().__new__(cls, action, reason)
+        self.reason_zh = reason_zh
+        return self
+
+    @classmethod
+    def said(cls, action: Action, why: Said) -> Decision:
+        return cls(action, why.en, why.zh)
 
 
 _RULES: dict[tuple, Rules] = {}
@@ -93,8 +111,12 @@ class Context:
     #: name plays in the reasons (the look-ahead's own players need no reasons)
     explain = True
 
-    def name(self, play: Play) -> str:
-        return play_name(play, self.level) if self.explain else ""
+    def name(self, play: Play) -> Said:
+        return play_words(play, self.level) if self.explain else SILENT
+
+    def say(self, template: Said, /, **parts: Said | str | int | float) -> Said:
+        """The template filled in, in both languages (nothing for the look-ahead's own players)."""
+        return template.fill(**parts) if self.explain else SILENT
 
 
 class HeuristicBot:
@@ -139,7 +161,7 @@ class HeuristicBot:
             if phase == "return":
                 return self._return(view)
             if phase == "deal_over":
-                return Decision({"type": "next_deal"}, "start the next deal")
+                return Decision.said({"type": "next_deal"}, _NEXT_DEAL)
             if phase == "play" and view.get("turn") == view.get("seat"):
                 ctx = Context(view)
                 decision = self._lead(ctx) if ctx.top is None else self._follow(ctx)
@@ -178,10 +200,10 @@ class HeuristicBot:
         actions = legal_actions_from_view(view)
         for a in actions:
             if a["type"] == "pass":
-                return Decision(a, "pass")
+                return Decision.said(a, _PASS)
         if not actions:
             raise ValueError(f"seat {view.get('seat')} has nothing to do in phase {view.get('phase')!r}")
-        return Decision(actions[0], "a legal play")
+        return Decision.said(actions[0], Said("a legal play", "出一手能出的牌"))
 
     def _realize(self, ctx: Context, shape: Shape, avoid: Counter | None = None) -> Play | None:
         """Physical cards for a shape, keeping clear of cards another planned play needs."""
@@ -207,20 +229,21 @@ class HeuristicBot:
         left.subtract(play.cards)
         return list(left.elements())
 
-    def _play(self, ctx: Context, shape: Shape, reason: str) -> Decision | None:
-        """The shape as real cards; ``{play}`` in the reason becomes the play's name."""
+    def _play(self, ctx: Context, shape: Shape, reason: Said, /, **parts: Said | int) -> Decision | None:
+        """The shape as real cards; ``{play}`` in the reason becomes the play's name, the other
+        fields come from ``parts``."""
         play = self._realize(ctx, shape, self._reserved(ctx, shape))
         if play is None:
             return None
-        return Decision(play_action(play), reason.format(play=ctx.name(play)))
+        return _said(ctx, play_action(play), reason, play=ctx.name(play), **parts)
 
-    def _to_finish(self, n: int) -> str:
+    def _to_finish(self, ctx: Context, n: int) -> Said:
         """``then 3 more plays to go out``; ``then one more play goes out``."""
         if n <= 0:
-            return "and that goes out"
+            return Said("and that goes out", "这手就出完了")
         if n == 1:
-            return "then one more play goes out"
-        return f"then {n} more plays to go out"
+            return Said("then one more play goes out", "之后再出一手就走完")
+        return ctx.say(Said("then {n} more plays to go out", "之后还要{n}手才能走完"), n=n)
 
     # ------------------------------------------------------------------ look-ahead
 
@@ -284,16 +307,19 @@ class HeuristicBot:
         k = best_k
         avg = [sum(sc) / len(sc) for sc in scores]
         action = cands[k]
-        verb = "lead" if ctx.top is None else "play"
+        verb = Said("lead {play}", "出{play}") if ctx.top is None else Said("play {play}", "出{play}")
 
-        def said(a: Action) -> str:
+        def said(a: Action) -> Said:
             if a["type"] == "pass":
-                return "pass"
-            return f"{verb} {ctx.name(Play(a['kind'], a['value'], tuple(a['cards'])))}"
+                return _PASS
+            return ctx.say(verb, play=ctx.name(Play(a["kind"], a["value"], tuple(a["cards"]))))
 
-        return Decision(action, f"{said(action)}: played out over {samples} likely deals of the unseen "
-                                f"cards, this does best (on average {avg[k]:+.1f} levels for our team, "
-                                f"against {avg[0]:+.1f} if we {said(cands[0])})")
+        why = Said("{this}: played out over {samples} likely deals of the unseen cards, this does best (on "
+                   "average {mean:+.1f} levels for our team, against {other:+.1f} if we {that})",
+                   "{this}：把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方平均{mean:+.1f}级，"
+                   "若{that}则是{other:+.1f}级）")
+        return _said(ctx, action, why, this=said(action), samples=samples, mean=avg[k], other=avg[0],
+                     that=said(cands[0]))
 
     # ------------------------------------------------------------------ return
 
@@ -320,10 +346,12 @@ class HeuristicBot:
         lone = any(s.kind == SINGLE and s.size == 1 and not s.wilds and s.value == _order(card, level)
                    for s in plan.plays)
         if lone:
-            why = "a lone card that fits no combination, so the hand misses it least"
+            why = Said("return {card}: a lone card that fits no combination, so the hand misses it least",
+                       "还{card}：这张单牌凑不成任何牌型，还掉它最不伤手牌")
         else:
-            why = "of the cards allowed, the hand misses it least"
-        return Decision({"type": "return", "card": int(card)}, f"return {card_name(card)}: {why}")
+            why = Said("return {card}: of the cards allowed, the hand misses it least",
+                       "还{card}：能还的牌里，少了它手牌损失最小")
+        return Decision.said({"type": "return", "card": int(card)}, why.fill(card=card_words(card)))
 
     # ------------------------------------------------------------------ lead
 
@@ -331,7 +359,7 @@ class HeuristicBot:
         plan = ctx.plan
         all_plays = list(plan.plays)
         if len(all_plays) == 1:
-            d = self._play(ctx, all_plays[0], "go out with {play}: the last cards")
+            d = self._play(ctx, all_plays[0], _GO_OUT)
             if d:
                 return d
         ordinary = plan.ordinary
@@ -341,13 +369,15 @@ class HeuristicBot:
         # Finish: winners first while at most one loser is left, then the loser.
         if len(losers) <= 1 and bosses:
             s = max(bosses, key=lambda s: (s.size, -s.value))
-            d = self._play(ctx, s, "lead {play}: nobody can beat it except with a bomb, "
-                                   + self._to_finish(len(all_plays) - 1))
+            d = self._play(ctx, s, Said("lead {play}: nobody can beat it except with a bomb, {finish}",
+                                        "出{play}：除了炸弹没人要得起，{finish}"),
+                           finish=self._to_finish(ctx, len(all_plays) - 1))
             if d:
                 return d
         if not ordinary:
             s = min(plan.bombs, key=lambda s: (tier_of(s.kind, s.size), s.value))
-            d = self._play(ctx, s, "lead {play}: only bombs are left, the smallest first")
+            d = self._play(ctx, s, Said("lead {play}: only bombs are left, the smallest first",
+                                        "出{play}：只剩炸弹了，先出最小的"))
             if d:
                 return d
         # Feed a partner who is almost out, unless an opponent is closer.
@@ -358,7 +388,7 @@ class HeuristicBot:
         candidates = ordinary or all_plays
         scored = sorted(candidates, key=lambda s: self._lead_score(ctx, s, candidates))
         for s in scored:
-            d = self._play(ctx, s, "lead {play}: " + self._lead_reason(ctx, s, scored))
+            d = self._play(ctx, s, _LEAD, why=self._lead_reason(ctx, s, scored))
             if d:
                 return d
         # Only if no planned play has real cards (a "straight" that is a straight flush only):
@@ -366,7 +396,7 @@ class HeuristicBot:
         groups = play_groups(ctx.hand, ctx.level, None, ctx.rules)
         for s in sorted((s for (kind, _), ss in groups.items() if kind == SINGLE for s in ss),
                         key=lambda s: (s.wilds, s.value)):
-            d = self._play(ctx, s, "lead {play}: the lowest card")
+            d = self._play(ctx, s, Said("lead {play}: the lowest card", "出{play}：最小的一张"))
             if d:
                 return d
         raise RuntimeError("no lead found")
@@ -400,20 +430,25 @@ class HeuristicBot:
                 return n
         return 0
 
-    def _lead_reason(self, ctx: Context, s: Shape, scored: list[Shape]) -> str:
+    def _lead_reason(self, ctx: Context, s: Shape, scored: list[Shape]) -> Said:
         n = self._lead_danger(ctx, s)
         if n:
-            return (f"an opponent holds {cards(n)} and could go out over anything, so lead high "
-                    "to make them pay for it")
+            why = Said("an opponent holds {n} and could go out over anything, so lead high to make them pay "
+                       "for it",
+                       "有对手只剩{n}，出小了就可能让他走掉，所以出大的，逼他拿大牌来管")
+            return ctx.say(why, n=n_cards(n))
         avoided = [t for t in scored if self._lead_danger(ctx, t)]
-        left = len(ctx.plan.plays) - 1
+        finish = self._to_finish(ctx, len(ctx.plan.plays) - 1)
         if avoided:
-            kinds = sorted({kind_name(t.kind) for t in avoided})
-            return (f"an opponent holds {cards(ctx.opp_min)}, so no {' or '.join(kinds)} they could go out "
-                    f"on; {self._to_finish(left)}")
+            kinds = [kind_words(k) for k in sorted({t.kind for t in avoided}, key=kind_name)]
+            return ctx.say(Said("an opponent holds {n}, so no {kinds} they could go out on; {finish}",
+                                "有对手只剩{n}，不出他能接着走掉的{kinds}；{finish}"),
+                           n=n_cards(ctx.opp_min), kinds=Said(" or ", "或").join(kinds), finish=finish)
         if s.size >= 5:
-            return f"{s.size} low cards in one play; {self._to_finish(left)}"
-        return f"the lowest play that keeps the rest of the hand together; {self._to_finish(left)}"
+            return ctx.say(Said("{size} low cards in one play; {finish}", "一手出掉{size}张小牌；{finish}"),
+                           size=s.size, finish=finish)
+        return ctx.say(Said("the lowest play that keeps the rest of the hand together; {finish}",
+                            "最小的一手，又不拆散其余的牌；{finish}"), finish=finish)
 
     def _feed(self, ctx: Context) -> Decision | None:
         """Lead the lowest single (or pair) so the partner with 1–2 cards can go out on it."""
@@ -426,9 +461,10 @@ class HeuristicBot:
         if not shapes:
             return None
         s = min(shapes, key=lambda s: s.value)
-        what = "single" if want == SINGLE else "pair"
-        return self._play(ctx, s, f"lead {{play}}: partner holds {cards(ctx.partner_cards)}; the lowest "
-                                  f"{what} gives them the best chance to go out over it")
+        why = Said("lead {play}: partner holds {n}; the lowest {kind} gives them the best chance to go out "
+                   "over it",
+                   "出{play}：对家只剩{n}，出最小的{kind}，他最有机会接着走完")
+        return self._play(ctx, s, why, n=n_cards(ctx.partner_cards), kind=kind_words(want))
 
     # ------------------------------------------------------------------ follow
 
@@ -437,16 +473,16 @@ class HeuristicBot:
         assert top is not None
         what = ctx.name(top)
         if not can_beat(ctx.hand, ctx.level, top.kind, top.value, len(top.cards)):
-            return Decision({"type": "pass"}, f"pass: nothing in the hand beats {what}")
+            return _said(ctx, {"type": "pass"}, _NOTHING_BEATS, what=what)
         groups = play_groups(ctx.hand, ctx.level, top, ctx.rules)
         shapes = [s for ss in groups.values() for s in ss]
         if not shapes:
-            return Decision({"type": "pass"}, f"pass: nothing in the hand beats {what}")
+            return _said(ctx, {"type": "pass"}, _NOTHING_BEATS, what=what)
         n_hand = len(ctx.hand)
         # Going out beats everything, even over the partner.
         for s in shapes:
             if s.size == n_hand:
-                d = self._play(ctx, s, "go out with {play}: the last cards")
+                d = self._play(ctx, s, _GO_OUT)
                 if d:
                     return d
         if ctx.top_seat == ctx.partner:
@@ -454,9 +490,11 @@ class HeuristicBot:
             if block is not None:
                 return block
             if ctx.partner in ctx.finished:
-                return Decision({"type": "pass"}, f"pass: partner went out with {what}; let it stand and "
-                                                  "take the lead (接风)")
-            return Decision({"type": "pass"}, f"pass: partner's {what} is winning, let it run")
+                return _said(ctx, {"type": "pass"},
+                             Said("pass: partner went out with {what}; let it stand and take the lead (接风)",
+                                  "过：对家出{what}走完了，不管它，由我接风"), what=what)
+            return _said(ctx, {"type": "pass"}, Said("pass: partner's {what} is winning, let it run",
+                                                     "过：对家的{what}最大，不用管"), what=what)
         base = ctx.plan.cost
         danger = ctx.opp_min <= self.danger
         ordinary = [s for s in shapes if not tier_of(s.kind, s.size)]
@@ -470,44 +508,55 @@ class HeuristicBot:
         best = self._cheapest(ctx, ordinary, base)
         top_out = ctx.top_seat in ctx.finished  # an opponent went out with it
         if best is not None and top_out:
-            return Decision(play_action(best[1]), f"play {ctx.name(best[1])}: an opponent went out with "
-                                                  f"{what}; beat it to keep the lead from their "
-                                                  "partner (接风)")
+            why = Said("play {play}: an opponent went out with {what}; beat it to keep the lead from their "
+                       "partner (接风)",
+                       "出{play}：对手出{what}走完了，管住它，不让他的对家接风")
+            return _said(ctx, play_action(best[1]), why, play=ctx.name(best[1]), what=what)
         if best is not None:
             delta, play, _left = best
             if delta <= self.follow_slack or danger:
                 if play.value == min(s.value for s in ordinary):
-                    reason = f"play {ctx.name(play)}: the lowest {kind_name(play.kind)} that beats {what}"
+                    why = Said("play {play}: the lowest {kind} that beats {what}",
+                               "出{play}：能管{what}的最小{kind}")
                 else:  # a lower one would break a combination
-                    reason = f"play {ctx.name(play)}: it beats {what} and keeps the rest of the hand together"
+                    why = Said("play {play}: it beats {what} and keeps the rest of the hand together",
+                               "出{play}：管得住{what}，又不拆散其余的牌")
                 if delta > self.follow_slack:
-                    reason += f"; worth breaking the hand, an opponent holds {cards(ctx.opp_min)}"
-                return Decision(play_action(play), reason)
+                    why = why.then(Said("; worth breaking the hand, an opponent holds {n}",
+                                        "；有对手只剩{n}，拆牌也值得"))
+                return _said(ctx, play_action(play), why, play=ctx.name(play), kind=kind_words(play.kind),
+                             what=what, n=n_cards(ctx.opp_min))
         if bombs:
             bomb = self._cheapest(ctx, bombs, base)
             if bomb is not None:
                 _delta, play, left = bomb
-                name = ctx.name(play)
                 top_cards = ctx.counts[ctx.top_seat] if ctx.top_seat is not None else 99
                 after = decompose(left, ctx.level)
                 finish = len(after.ordinary) <= 1 or sum(
                     1 for s in after.ordinary if not ctx.memory.is_boss(s)) <= 1
+                count = ctx.opp_min
                 if top_out and ctx.opponents:
-                    return Decision(play_action(play), f"bomb with {name}: an opponent went out with {what}; "
-                                                       "keep the lead from their partner (接风)")
-                if top_cards <= self.bomb_when:
-                    return Decision(play_action(play), f"bomb with {name}: the opponent who played {what} "
-                                                       f"holds only {cards(top_cards)}")
-                if danger:
-                    return Decision(play_action(play), f"bomb with {name}: an opponent holds "
-                                                       f"{cards(ctx.opp_min)}")
-                if finish:
-                    return Decision(play_action(play), f"bomb with {name}: take the lead and finish")
-                total = sum(ctx.counts[o] for o in ctx.opponents)
-                return Decision({"type": "pass"}, f"keep the bomb: opponents hold {cards(total)}")
+                    why = Said("bomb with {name}: an opponent went out with {what}; keep the lead from their "
+                               "partner (接风)",
+                               "用{name}炸：对手出{what}走完了，不让他的对家接风")
+                elif top_cards <= self.bomb_when:
+                    why = Said("bomb with {name}: the opponent who played {what} holds only {n}",
+                               "用{name}炸：出{what}的对手只剩{n}")
+                    count = top_cards
+                elif danger:
+                    why = Said("bomb with {name}: an opponent holds {n}", "用{name}炸：有对手只剩{n}")
+                elif finish:
+                    why = Said("bomb with {name}: take the lead and finish", "用{name}炸：拿回牌权，一路走完")
+                else:
+                    total = sum(ctx.counts[o] for o in ctx.opponents)
+                    return _said(ctx, {"type": "pass"}, Said("keep the bomb: opponents hold {n}",
+                                                             "过，炸弹留着：对手还有{n}"), n=n_cards(total))
+                return _said(ctx, play_action(play), why, name=ctx.name(play), what=what, n=n_cards(count))
         if best is not None:
-            return Decision({"type": "pass"}, f"pass: beating {what} would break up the hand")
-        return Decision({"type": "pass"}, f"pass: nothing sensible beats {what}")
+            return _said(ctx, {"type": "pass"}, Said("pass: beating {what} would break up the hand",
+                                                     "过：要管{what}就得拆牌"), what=what)
+        return _said(ctx, {"type": "pass"}, Said("pass: nothing sensible beats {what}",
+                                                 "过：没有合适的牌管{what}"), what=what)
 
     def _block(self, ctx: Context, shapes: list[Shape]) -> Decision | None:
         """Over the partner only when the next opponent could go out on the partner's play."""
@@ -522,22 +571,28 @@ class HeuristicBot:
             return None
         bosses = [s for s in ordinary if ctx.memory.is_boss(s)]
         s = min(bosses, key=lambda s: (s.wilds, s.value)) if bosses else max(ordinary, key=lambda s: s.value)
-        whose = "partner's last play" if ctx.partner in ctx.finished else "partner"
-        return self._play(ctx, s, f"play {{play}} over the {whose}: the next opponent holds "
-                                  f"{cards(ctx.counts[nxt])} and could go out over {ctx.name(top)}")
+        whose = (Said("partner's last play", "对家最后一手") if ctx.partner in ctx.finished
+                 else Said("partner", "对家"))
+        why = Said("play {play} over the {whose}: the next opponent holds {n} and could go out over {top}",
+                   "出{play}压{whose}：下家只剩{n}，可能管上{top}就走完")
+        return self._play(ctx, s, why, whose=whose, n=n_cards(ctx.counts[nxt]), top=ctx.name(top))
 
     def _stopper(self, ctx: Context, ordinary: list[Shape], base: float) -> Decision | None:
         """An opponent could go out over our play: one nobody can beat, else the highest."""
-        n = cards(len(ctx.top.cards))
+        n = n_cards(len(ctx.top.cards))
         bosses = [s for s in ordinary if ctx.memory.is_boss(s)]
         if bosses:
             best = self._cheapest(ctx, bosses, base)
             if best is not None:
-                return Decision(play_action(best[1]), f"play {ctx.name(best[1])}: nobody can beat it except "
-                                f"with a bomb, and an opponent holding {n} could go out over anything less")
+                why = Said("play {play}: nobody can beat it except with a bomb, and an opponent holding {n} "
+                           "could go out over anything less",
+                           "出{play}：除了炸弹没人要得起；有对手只剩{n}，出小了他就能走")
+                return _said(ctx, play_action(best[1]), why, play=ctx.name(best[1]), n=n)
         s = max(ordinary, key=lambda s: (s.value, -s.wilds))
-        return self._play(ctx, s, f"play {{play}}: the highest we have, so an opponent holding {n} "
-                                  "is least likely to go out over it")
+        why = Said("play {play}: the highest we have, so an opponent holding {n} is least likely to go out "
+                   "over it",
+                   "出{play}：手里最大的一手，只剩{n}的对手最难压过它走完")
+        return self._play(ctx, s, why, n=n)
 
     def _cheapest(
         self, ctx: Context, shapes: list[Shape], base: float
@@ -604,6 +659,19 @@ def can_beat(hand: list[int], level: int, kind: str, value: int, size: int) -> b
 
 
 _ROLLOUT = _Rollout()
+
+
+def _said(ctx: Context, action: Action, why: Said, /, **parts: Said | str | int | float) -> Decision:
+    """The action and why, the reason filled in only when someone will read it (``Context.say``)."""
+    return Decision.said(action, ctx.say(why, **parts))
+
+
+# Phrases more than one decision path says.
+_PASS = Said("pass", "过")
+_NEXT_DEAL = Said("start the next deal", "开始下一局")
+_GO_OUT = Said("go out with {play}: the last cards", "出{play}走完：手里最后的牌")
+_LEAD = Said("lead {play}: {why}", "出{play}：{why}")
+_NOTHING_BEATS = Said("pass: nothing in the hand beats {what}", "过：手里没有能管{what}的牌")
 
 
 def _action_key(a: Action) -> tuple:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -337,6 +338,8 @@ def test_keyboard_alone_selects_suggests_and_plays(browser, live_server):
     page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}")
     picked = page.evaluate("() => globalThis.guandan.ui.selected.size")
     assert picked > 0
+    said = page.locator("[data-testid=message]").inner_text()  # the bot's reason, in Chinese like the rest
+    assert said.startswith("建议：出") and not re.search("[a-z]", said), said
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => (globalThis.guandan.ui.state.view.hand || []).length === {count - picked}")
     page.keyboard.press("r")
@@ -358,6 +361,11 @@ def test_language_switch_and_phone_layout(browser, live_server):
     assert page.evaluate("() => document.documentElement.lang") == "en"
     start_with_bots(page, live_server, "Phone")
     assert page.locator("[data-testid=play]").inner_text() == "Play"
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    page.click("[data-testid=suggest]")
+    page.wait_for_function("() => globalThis.guandan.ui.suggestions > 0")
+    said = page.locator("[data-testid=message]").inner_text()  # the bot's reason, in English now
+    assert said.startswith("Suggest") and "lead " in said and not re.search("[\u4e00-\u9fff]", said), said
     assert_fits(page)
     ctx.close()
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import pytest
 from srv_client import Client, ServerError, seated_room
 
+from engine.bots import suggest_explained
 from server.rooms import hash_token, load_game
 from server.store import Store
 from server.views import view_for
@@ -135,12 +137,31 @@ async def test_suggest_returns_a_legal_action(server, aredis) -> None:
     game = load_game(room)
     seat = game.turn
     res = await clients[seat].request({"type": "suggest"})
-    assert res["reason"]
+    assert res["reason"] and res["reason_zh"]
     game.apply(seat, res["action"])  # a legal action for that seat (the engine would refuse otherwise)
     assert (await Store(aredis).load(code))[0] == _v  # suggesting applied nothing
     with pytest.raises(ServerError) as exc:
         await clients[(seat + 1) % 4].request({"type": "suggest"})
     assert exc.value.code == "not_your_turn"
+    for c in clients:
+        await c.close()
+
+
+async def test_suggest_says_why_in_chinese_too(server, aredis) -> None:
+    """The client's default language is Chinese: each suggestion says why in both languages, as the
+    engine's bot does for that seat's view, and the English reply is unchanged."""
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, seed=5)
+    for _ in range(12):
+        _v, room = await store.load(code)
+        game = load_game(room)
+        seat = game.pending_seats()[0]
+        res = await clients[seat].request({"type": "suggest"})
+        assert set(res) == {"action", "reason", "reason_zh"}
+        zh = res["reason_zh"]
+        assert re.search("[\u4e00-\u9fff]", zh) and not re.search("[a-z]", zh), res
+        assert (res["action"], res["reason"], zh) == suggest_explained(view_for(room, game, seat))
+        await clients[seat].request(res["action"])
     for c in clients:
         await c.close()
 
