@@ -33,7 +33,8 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from engine import Game, IllegalAction
+from engine import Game, IllegalAction, Play
+from engine.bots.words import play_name, play_name_zh
 
 from . import autopilot as ap
 from . import changes as C
@@ -163,6 +164,7 @@ class GameServer:
             "return": self.on_game_action,
             "next_deal": self.on_game_action,
             "suggest": self.on_suggest,
+            "readings": self.on_readings,
             "auto": self.on_auto,
             "resync": self.on_resync,
         }
@@ -713,6 +715,14 @@ class GameServer:
         action, reason, reason_zh = suggestion(room, game, seat)
         return {"action": action, "reason": reason, "reason_zh": reason_zh}
 
+    async def on_readings(self, conn: Conn, msg: P.Readings) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        if seat is None:
+            raise ClientError("not_seated", "spectators cannot play")
+        _version, room = await self.store.load(code)
+        game = C.game_of(room)
+        return {"readings": [reading(p, game.level) for p in game.readings(seat, msg.cards)]}
+
     async def on_resync(self, conn: Conn, msg: P.Resync) -> dict[str, Any]:
         code, _seat = self._in_room(conn)
         return {"code": code}
@@ -834,6 +844,12 @@ class GameServer:
                     await self.store.publish(code, {"k": "presence"})
                     await self.try_mutate(code, lambda room: C.seat_gone(room, seat, time.time()))
             log.info("AI disconnected code=%s seat=%d conn=%s", code, seat, conn_id)
+
+
+def reading(play: Play, level: int) -> dict[str, Any]:
+    """One way of playing a selection, named as players say it in both languages."""
+    return {"kind": play.kind, "value": play.value, "name": play_name(play, level),
+            "name_zh": play_name_zh(play, level)}
 
 
 def _echo_id(msg_id: Any) -> Any:

@@ -151,6 +151,13 @@ class Suggest(_ClientMsg):
     type: Literal["suggest"]
 
 
+class Readings(_ClientMsg):
+    """The ways these cards may be played now (RULES.md §3), so the client can offer a choice."""
+
+    type: Literal["readings"]
+    cards: list[CardCode] = Field(min_length=1, max_length=27)
+
+
 class NextDeal(_ClientMsg):
     type: Literal["next_deal"]
 
@@ -169,7 +176,7 @@ class Resync(_ClientMsg):
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
     Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, AddAi, Start,
-    Play, Pass, Return, Suggest, NextDeal, NewMatch, Auto, Resync,
+    Play, Pass, Return, Suggest, Readings, NextDeal, NewMatch, Auto, Resync,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)

@@ -29,6 +29,7 @@ export const TEXT = {
     lobby: "大厅", levels: "级别", winner: "胜方", botSpeed: "机器人速度", advanced: "更多设置",
     seed: "洗牌种子（可选，用于复盘）", resume: "继续游戏", resumeRoom: "继续房间 {code} 的牌局",
     needNickname: "请先填写昵称", needCode: "请填写 6 位房间号", needCards: "先点选要出的牌",
+    chooseReading: "这几张牌有几种打法，选一种（1–9 键，Enter 选第一种）", cancel: "取消",
     shortcuts: "键盘：←/→ 移动 · 空格 选牌 · ↑/↓ 选中/放下 · Enter 出牌 · P 过 · S 建议 · R 整理 · A 自动出牌 · Esc 取消",
     seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出",
     kinds: {
@@ -81,6 +82,8 @@ export const TEXT = {
     botSpeed: "Bot speed", advanced: "More settings", seed: "Shuffle seed (optional, for replays)",
     resume: "Resume", resumeRoom: "Resume the game in room {code}", needNickname: "Enter a nickname first",
     needCode: "Enter the 6-character room code", needCards: "Tap the cards to play first",
+    chooseReading: "These cards can be played more than one way: pick one (keys 1–9, Enter for the first)",
+    cancel: "Cancel",
     shortcuts: "Keys: ←/→ move · Space select · ↑/↓ raise/lower · Enter play · P pass · S suggest · R sort · A auto-play · Esc clear",
     seatsEmptyHint: "Fill empty seats with bots, or keep them for an external AI", settings: "Settings",
     leader: "leads",

@@ -24,6 +24,8 @@ const ui = {
   autoInterval: AUTO_INTERVALS.includes(Number(store.getItem("guandan:auto-interval")))
     ? Number(store.getItem("guandan:auto-interval")) : 1,
   message: null, // { text, kind: "info" | "error" }
+  readings: null, // { cards, ways }: the ways the selection can be played, while the player chooses
+  suggested: null, // { keys, kind, value }: the last suggestion's selection and its reading
   nickname: store.getItem("guandan:nickname") || "",
   codeInput: new URLSearchParams(location.search).get("room")?.toUpperCase() || "",
   seedInput: "",
@@ -43,10 +45,13 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     const view = state.view;
     ui.state = state;
     const handChanged = !before || before.deal !== view.deal || JSON.stringify(before.hand) !== JSON.stringify(view.hand);
-    if (handChanged) ui.selected.clear();
+    if (handChanged) {
+      ui.selected.clear();
+      ui.suggested = ui.readings = null;
+    }
     const moved = !before || before.turn !== view.turn || before.phase !== view.phase
       || (before.trick || []).length !== (view.trick || []).length;
-    if (handChanged || moved) ui.message = null;
+    if (handChanged || moved) ui.message = ui.readings = null; // the choice of readings was for that turn
     render();
   },
   onRoom(room) {
@@ -395,14 +400,56 @@ function owesReturn(view) {
   return view.phase === "return" && (view.return_choices || []).length > 0;
 }
 
+// A selection that can be played more than one way (a wild card: x4567 as 34567 or 45678, a straight
+// flush or a straight) is offered as a choice, in the server's order (its default first); the rules
+// that find the ways are the server's (RULES.md §3).
 async function playSelected(view) {
   const cards = selectedCards(view);
   if (!cards.length) return showMessage(t("needCards"), "error");
-  if (await act({ type: "play", cards })) {
+  const suggested = ui.suggested;
+  if (suggested && suggested.keys === [...ui.selected].sort().join(",") && suggested.kind) {
+    return playAs(cards, suggested);
+  }
+  const found = await act({ type: "readings", cards });
+  if (!found) return;
+  const ways = found.readings || [];
+  if (ways.length > 1) {
+    ui.readings = { cards, ways };
+    ui.message = { text: t("chooseReading"), kind: "hint" };
+    render();
+    return;
+  }
+  await playAs(cards, ways[0]);
+}
+
+async function playAs(cards, way) {
+  ui.readings = null;
+  ui.suggested = null;
+  const named = way ? { kind: way.kind, value: way.value } : {};
+  if (await act({ type: "play", cards, ...named })) {
     ui.selected.clear();
     ui.message = null;
-    render();
   }
+  render();
+}
+
+function cancelReadings() {
+  ui.readings = null;
+  ui.message = null;
+  render();
+}
+
+function readingLabel(way) {
+  const name = serverText(way.name, way.name_zh);
+  return way.kind === "straight_flush" || way.kind === "joker_bomb" ? name : `${tIn("kinds", way.kind) || way.kind} ${name}`;
+}
+
+function readingsBar() {
+  const { cards, ways } = ui.readings;
+  return h("div", { class: "row center readings", role: "group", "aria-label": t("chooseReading"), "data-testid": "readings" },
+    ways.map((way, i) => h("button", { class: i === 0 ? "primary" : "", "data-testid": `reading-${i}`,
+      onclick: () => playAs(cards, way) }, `${i + 1}. ${readingLabel(way)}`)),
+    h("button", { "data-testid": "reading-cancel", onclick: cancelReadings }, t("cancel")));
 }
 
 async function pass() {
@@ -425,6 +472,8 @@ async function suggest(view) {
       want.splice(k, 1);
     }
   }
+  // Play right after Suggest plays the suggested reading, without asking how
+  ui.suggested = action.type === "play" ? { keys: [...ui.selected].sort().join(","), kind: action.kind, value: action.value } : null;
   ui.suggestions += 1;
   const what = action.type === "pass" ? t("pass") : "";
   showMessage(`${t("suggest")}：${serverText(result.reason, result.reason_zh) || what}`, "info");
@@ -600,6 +649,7 @@ function autoControls(view) {
 }
 
 function toggleCard(view, key) {
+  if (ui.readings) cancelReadings(); // another selection: another choice
   if (ui.selected.has(key)) ui.selected.delete(key);
   else {
     if (owesReturn(view)) ui.selected.clear();
@@ -632,6 +682,7 @@ function actionBar(view) {
   const mine = myTurn(view);
   const sortLabel = `${t("sort")}·${t(SORT_LABEL[ui.sortMode])}`;
   return h("div", { class: "actions" },
+    ui.readings && mine ? readingsBar() : null,
     h("div", { class: "row center" },
       returning
         ? h("button", { class: "primary", "data-testid": "return", onclick: () => returnSelected(view) }, t("returnCard"))
@@ -782,6 +833,7 @@ document.addEventListener("keydown", (e) => {
       if (tag === "BUTTON" && !onCard) return; // Enter on a button presses that button
       e.preventDefault();
       if (owesReturn(view)) returnSelected(view);
+      else if (myTurn(view) && ui.readings) playAs(ui.readings.cards, ui.readings.ways[0]);
       else if (myTurn(view)) playSelected(view);
       else if (view.phase === "deal_over") act({ type: "next_deal" });
       return;
@@ -798,11 +850,16 @@ document.addEventListener("keydown", (e) => {
       setAuto(view.autoplay === null || view.autoplay === undefined);
       return;
     case "Escape":
-      ui.selected.clear();
+      if (!ui.readings) ui.selected.clear(); // first Escape closes the choice, the next clears the selection
+      ui.readings = null;
       ui.message = null;
       render();
       return;
     default:
+      if (ui.readings && /^[1-9]$/.test(key)) {
+        const way = ui.readings.ways[Number(key) - 1];
+        if (way) playAs(ui.readings.cards, way);
+      }
   }
 });
 

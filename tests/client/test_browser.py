@@ -347,6 +347,67 @@ def test_keyboard_alone_selects_suggests_and_plays(browser, live_server):
     page.close()
 
 
+def ambiguous_lead(seed: int) -> tuple[list[int], list[tuple[str, int]]] | None:
+    """Cards seat 1 (engine seat 0) may lead in more than one way in the first deal of ``seed``."""
+    from engine import Game
+
+    game = Game.new(seed)
+    readings: dict[tuple[int, ...], list[tuple[str, int]]] = {}
+    for a in game.legal_actions(0):
+        readings.setdefault(tuple(sorted(a["cards"])), []).append((a["kind"], a["value"]))
+    cards = next((c for c, ways in readings.items() if len(ways) > 1), None)
+    if cards is None:
+        return None
+    return list(cards), [(p.kind, p.value) for p in game.readings(0, list(cards))]
+
+
+def test_a_selection_with_several_readings_offers_the_choice(browser, live_server):
+    """RULES.md §3: with a wild card, x4567 may be 34567 or 45678 (or a straight flush): the player
+    picks; the server's default comes first, Escape closes the choice, a number key picks."""
+    seed, (cards, ways) = next((s, found) for s in range(300) if (found := ambiguous_lead(s)))
+    page = browser.new_page(viewport=PHONE)
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Chooser")
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.click("[data-testid=create-form] summary")
+    page.fill("[data-testid=seed]", str(seed))
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    hand = page.locator("[data-testid=hand] [data-card]")
+    codes = [int(x) for x in hand.evaluate_all("els => els.map(e => e.dataset.card)")]
+
+    def select() -> None:
+        used: set[int] = set()
+        for card in cards:
+            i = next(i for i, c in enumerate(codes) if c == card and i not in used)
+            used.add(i)
+            hand.nth(i).click()
+
+    select()
+    page.click("[data-testid=play]")
+    page.wait_for_selector("[data-testid=readings]", timeout=5_000)
+    buttons = page.locator("[data-testid=readings] [data-testid^=reading-]:not([data-testid=reading-cancel])")
+    assert buttons.count() == len(ways) > 1
+    zh = {"straight_flush": "同花顺", "straight": "顺子", "tube": "三连对", "plate": "钢板",
+          "full_house": "三带二", "bomb": "炸弹", "triple": "三张", "pair": "对子"}
+    labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
+    assert all(zh[k] in label for (k, _v), label in zip(ways, labels, strict=True)), labels
+    page.keyboard.press("Escape")  # closes the choice, keeps the selection
+    assert page.locator("[data-testid=readings]").count() == 0
+    assert page.evaluate("() => globalThis.guandan.ui.selected.size") == len(cards)
+    page.click("[data-testid=play]")
+    page.wait_for_selector("[data-testid=readings]", timeout=5_000)
+    page.keyboard.press(str(len(ways)))  # the last way, not the default
+    kind, value = ways[-1]
+    page.wait_for_function(
+        "([k, v]) => { const t = globalThis.guandan.ui.state.view.top;"
+        " return t && t.kind === k && t.value === v; }",
+        arg=[kind, value], timeout=5_000)
+    assert len(hand_of(page)) == 27 - len(cards)
+    page.close()
+
+
 def test_language_switch_and_phone_layout(browser, live_server):
     ctx = browser.new_context(viewport=PHONE)
     page = ctx.new_page()

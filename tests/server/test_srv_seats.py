@@ -9,6 +9,7 @@ import re
 import pytest
 from srv_client import Client, ServerError, seated_room
 
+from engine import Game
 from engine.bots import suggest_explained
 from server.rooms import hash_token, load_game
 from server.store import Store
@@ -162,6 +163,46 @@ async def test_suggest_says_why_in_chinese_too(server, aredis) -> None:
         assert re.search("[\u4e00-\u9fff]", zh) and not re.search("[a-z]", zh), res
         assert (res["action"], res["reason"], zh) == suggest_explained(view_for(room, game, seat))
         await clients[seat].request(res["action"])
+    for c in clients:
+        await c.close()
+
+
+def ambiguous_selection(game, seat: int) -> list[int]:
+    """Cards of ``seat`` that can be played now in more than one way (a wild card in a straight)."""
+    readings: dict[tuple[int, ...], set[tuple[str, int]]] = {}
+    for a in game.legal_actions(seat):
+        if a["type"] == "play":
+            readings.setdefault(tuple(sorted(a["cards"])), set()).add((a["kind"], a["value"]))
+    return list(next((cards for cards, ways in readings.items() if len(ways) > 1), ()))
+
+
+async def test_readings_offer_every_way_to_play_a_selection_and_change_nothing(server, aredis) -> None:
+    """RULES.md §3: the client offers the choice; the chosen reading is what gets played."""
+    store = Store(aredis)
+    seed = next(s for s in range(200) if ambiguous_selection(Game.new(s), 0))
+    code, clients, _ = await seated_room(server.url, seed=seed)
+    version, room = await store.load(code)
+    game = load_game(room)
+    assert game.turn == 0
+    cards = ambiguous_selection(game, 0)
+    res = await clients[0].request({"type": "readings", "cards": cards})
+    expected = [(p.kind, p.value) for p in game.readings(0, cards)]
+    assert [(r["kind"], r["value"]) for r in res["readings"]] == expected and len(expected) > 1
+    assert all(r["name"] and re.fullmatch(r"[0-9JQKA \u4e00-\u9fff]+", r["name_zh"]) for r in res["readings"])
+    for other, msg, code_ in [(1, {"cards": cards}, "not_your_turn"),
+                              (0, {"cards": [c for c in range(54) if c not in game.hands[0]][:1]},
+                               "not_your_cards"),
+                              (0, {"cards": "S3"}, "invalid_message")]:
+        with pytest.raises(ServerError) as exc:
+            await clients[other].request({"type": "readings", **msg})
+        assert exc.value.code == code_, (msg, exc.value)
+    assert (await store.load(code))[0] == version  # asking applies nothing
+    # playing the last reading (not the default) plays exactly that one
+    kind, value = expected[-1]
+    await clients[0].request({"type": "play", "cards": cards, "kind": kind, "value": value})
+    _v, room = await store.load(code)
+    top = load_game(room).top
+    assert (top["kind"], top["value"]) == (kind, value)
     for c in clients:
         await c.close()
 
