@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .cards import ACE, rank_name
+from .cards import ACE, parse_rank, rank_name
 from .rules import Rules, resolve_rules
 
 LOWEST = 2
@@ -123,9 +123,12 @@ def settle_deal(
     """
     rules = resolve_rules(rules)
     places = check_places(places)
-    before = [int(v) for v in levels]
-    if len(before) != 2 or not all(LOWEST <= v <= ACE for v in before):
-        raise ValueError(f"levels must be two ranks 2..14, not {list(levels)}")
+    try:
+        before = [parse_rank(v) for v in levels]
+    except (TypeError, ValueError):
+        before = []
+    if len(before) != 2:
+        raise ValueError(f"levels must be two ranks 2..14 (or '2'..'A'), not {list(levels)}")
     if level_team not in (0, 1):
         raise ValueError(f"level_team must be 0 or 1, not {level_team!r}")
     fails = [int(v) for v in a_failures]
@@ -245,6 +248,9 @@ def settle_deal(
                     else:
                         after[t] = max(LOWEST, after[t] + adjust[t])
 
+    if all(isinstance(v, str) for v in levels):  # ranks given as text come back as text
+        ten = "10" if any(v.strip() == "10" for v in levels) else "T"
+        after = [ten if v == 10 else rank_name(v) for v in after]  # type: ignore[misc]
     out_levels = type(levels)(after) if isinstance(levels, (list, tuple)) else after
     out_fails = type(a_failures)(fails) if isinstance(a_failures, (list, tuple)) else fails
     return Settlement(out_levels, winner, upgrade, passed_a, out_fails, reason=" ".join(parts),

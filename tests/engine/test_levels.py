@@ -133,6 +133,19 @@ def test_invalid_input():
         settle_deal([2, 2], [0, 1, 2, 3], 2)
 
 
+def test_levels_may_be_given_as_ranks_and_come_back_as_ranks():
+    """Levels are ranks 2…A (issue 2's notation): text in, text out; ints in, ints out."""
+    s = settle_deal(["A", "5"], [0, 1, 2, 3], 0)
+    assert s.match_won and s.levels == ["A", "5"]
+    assert settle_deal(("10", "Q"), [1, 3, 0, 2], 1).levels == ("10", "A")  # Q +3 stops at A
+    assert settle_deal(["T", "3"], [0, 2, 1, 3], 0).levels == ["K", "3"]
+    assert settle_deal(["10", "3"], [0, 1, 2, 3], 0).levels == ["Q", "3"]
+    assert settle_deal([10, 3], [0, 1, 2, 3], 0).levels == [12, 3]
+    for bad in (["X", "2"], ["2"], [True, 2], ["15", "2"]):
+        with pytest.raises(ValueError, match="two ranks"):
+            settle_deal(bad, [0, 1, 2, 3], 0)
+
+
 CLUB = Rules(name="club", demote_repeated_last=True, demote_repeated_bottom_pair=True,
              bonus_repeated_first=True)
 
