@@ -705,23 +705,23 @@ class GameServer:
         return {"version": version, "autoplay": interval}
 
     async def on_suggest(self, conn: Conn, msg: P.Suggest) -> dict[str, Any]:
-        code, seat = self._in_room(conn)
-        if seat is None:
-            raise ClientError("not_seated", "spectators cannot ask for a suggestion")
-        _version, room = await self.store.load(code)
-        game = C.game_of(room)
+        room, game, seat = await self._seated_game(conn, "ask for a suggestion")
         if seat not in game.pending_seats():
             raise IllegalAction("not_your_turn", "there is nothing for you to do now")
         action, reason, reason_zh = suggestion(room, game, seat)
         return {"action": action, "reason": reason, "reason_zh": reason_zh}
 
     async def on_readings(self, conn: Conn, msg: P.Readings) -> dict[str, Any]:
+        _room, game, seat = await self._seated_game(conn, "play")
+        return {"readings": [reading(p, game.level) for p in game.readings(seat, msg.cards)]}
+
+    async def _seated_game(self, conn: Conn, what: str) -> tuple[dict[str, Any], Game, int]:
+        """The room, its game and the connection's seat, for a question that changes nothing."""
         code, seat = self._in_room(conn)
         if seat is None:
-            raise ClientError("not_seated", "spectators cannot play")
+            raise ClientError("not_seated", f"spectators cannot {what}")
         _version, room = await self.store.load(code)
-        game = C.game_of(room)
-        return {"readings": [reading(p, game.level) for p in game.readings(seat, msg.cards)]}
+        return room, C.game_of(room), seat
 
     async def on_resync(self, conn: Conn, msg: P.Resync) -> dict[str, Any]:
         code, _seat = self._in_room(conn)
