@@ -60,6 +60,7 @@ from engine import HandIndex, expand, play_groups
 from engine.plays import BOMB, JOKER_BOMB, STRAIGHT_FLUSH, Play
 from engine.rules import Rules
 from server.embedded_redis import find_redis_server
+from server.lifecycle import stop_process
 
 try:
     from websockets.speedups import apply_mask  # the C masking of the websockets library
@@ -88,15 +89,6 @@ def raise_nofile() -> int:
     return hard
 
 
-def stop_process(proc: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
-    """SIGTERM by pid, SIGKILL if it lingers."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def _wait_redis(port: int, proc: subprocess.Popen[bytes]) -> None:
@@ -139,9 +131,9 @@ class Services:
 
     def stop(self) -> None:
         for proc, _ in self.servers:
-            stop_process(proc)
+            stop_process(proc, 15)
         if self.redis is not None:
-            stop_process(self.redis)
+            stop_process(self.redis, 15)
 
 
 def start_services(count: int, redis_url: str | None, folder: Path, log_level: str,

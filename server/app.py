@@ -670,21 +670,18 @@ class GameServer:
         return {"version": version, "seat": msg.seat, "path": f"/game/{secret}"}
 
     async def on_start(self, conn: Conn, msg: P.Start) -> dict[str, Any]:
-        code, seat = self._in_room(conn)
-        connected = await self.store.presence(code)
-        seed = C.new_seed()
-        version, _ = await self.mutate(
-            code, lambda room: C.start_game(room, seat, connected, seed, time.time()))
-        log.info("game started code=%s", code)
-        return {"version": version}
+        return await self._begin_match(conn, C.start_game, "game started")
 
     async def on_new_match(self, conn: Conn, msg: P.NewMatch) -> dict[str, Any]:
+        return await self._begin_match(conn, C.new_match, "new match")
+
+    async def _begin_match(self, conn: Conn, begin: Callable[..., Change], what: str) -> dict[str, Any]:
+        """Start (or start again) the room's match with a fresh shuffle: the host's two actions."""
         code, seat = self._in_room(conn)
         connected = await self.store.presence(code)
         seed = C.new_seed()
-        version, _ = await self.mutate(
-            code, lambda room: C.new_match(room, seat, connected, seed, time.time()))
-        log.info("new match code=%s", code)
+        version, _ = await self.mutate(code, lambda room: begin(room, seat, connected, seed, time.time()))
+        log.info("%s code=%s", what, code)
         return {"version": version}
 
     async def on_game_action(self, conn: Conn, msg: Any) -> dict[str, Any]:

@@ -17,6 +17,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from .lifecycle import stop_process
+
 log = logging.getLogger("guandan.redis")
 
 
@@ -145,12 +147,7 @@ class EmbeddedRedis:
         proc, self.proc = self.proc, None
         if proc is None or proc.poll() is not None:
             return
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, timeout)
         with contextlib.suppress(FileNotFoundError):
             self.pid_path.unlink()
         log.info("embedded redis stopped pid=%d", proc.pid)

@@ -1,4 +1,4 @@
-"""Stopping background tasks so that shutdown always ends.
+"""Stopping what we started so that shutdown always ends: background tasks, child processes.
 
 A cancelled task is not always a stopped one: redis-py's read timeout can turn the cancellation of
 a waiting ``get_message`` into an ordinary timeout, and a ``while True`` loop around it then runs
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
 from collections.abc import Iterable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -25,3 +27,16 @@ async def stop_tasks(tasks: Iterable[asyncio.Task[None]], timeout: float = 5.0) 
     _, lingering = await asyncio.wait(pending, timeout=timeout)
     for task in lingering:
         log.warning("task %s did not stop within %.1f s of being cancelled", task.get_name(), timeout)
+
+
+def stop_process(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """SIGTERM by pid (Redis flushes its append-only file, a server closes its rooms), then SIGKILL
+    if it lingers; never by name."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

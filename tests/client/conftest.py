@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from server.lifecycle import stop_process
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -74,12 +76,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> 
                 time.sleep(0.1)
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, 15)
         log.close()
 
 

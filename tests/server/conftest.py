@@ -17,6 +17,7 @@ from websockets.asyncio.server import Server, serve
 
 from server.app import Config, GameServer
 from server.embedded_redis import find_redis_server
+from server.lifecycle import stop_process
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,21 +49,11 @@ def _start_redis(tmp: Path) -> RedisProc:
     return RedisProc(f"redis://127.0.0.1:{port}/0", port, proc)
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 @pytest.fixture(scope="session")
 def redis_proc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc]:
     rp = _start_redis(tmp_path_factory.mktemp("redis"))
     yield rp
-    _stop(rp.proc)
+    stop_process(rp.proc)
 
 
 @pytest.fixture

@@ -11,6 +11,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.lifecycle import stop_process
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -45,12 +47,4 @@ def start_server_process(args: list[str], log: Path, port: int, env: dict[str, s
     raise RuntimeError(f"server did not come up:\n{log.read_text()}")
 
 
-def stop_process(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
-    """SIGTERM by pid, SIGKILL if it lingers."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+__all__ = ["ServerProc", "start_server_process", "stop_process"]
