@@ -127,6 +127,11 @@ class Client:
     async def wait_version(self, version: int, timeout: float = 10.0) -> None:
         await self.wait(lambda: self.version is not None and self.version >= version, timeout)
 
+    def view_at(self, version: int) -> dict[str, Any] | None:
+        """The view this client held at ``version`` (it may have moved past it since)."""
+        held = [view for v, view in self.history if v <= version]
+        return held[-1] if held else None
+
     def errors(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == "error"]
 
@@ -215,8 +220,8 @@ async def play_until(store: Any, code: str, clients: dict[int, Client], rng: Any
             continue
         seat = mine[0]
         await clients[seat].wait_version(version)
-        if check_views:
-            assert clients[seat].view == view_for(room, game, seat)
+        if check_views:  # a timer or a reconnect may have moved the room on since our read
+            assert clients[seat].view_at(version) == view_for(room, game, seat)
         try:
             await clients[seat].request(rng.choice(game.legal_actions(seat)))
         except ServerError:  # a bot, a timer or another process acted between our read and our action

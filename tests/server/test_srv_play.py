@@ -52,7 +52,7 @@ async def test_one_human_three_bots_play_a_full_deal(server, aredis, caplog) -> 
             break
         if 0 in game.pending_seats():
             await host.wait_version(version)
-            assert host.view == view_for(_room, game, 0)
+            assert host.view_at(version) == view_for(_room, game, 0)
             await host.request(rng.choice(game.legal_actions(0)))
             acted += 1
         else:
@@ -60,7 +60,7 @@ async def test_one_human_three_bots_play_a_full_deal(server, aredis, caplog) -> 
     version, _room, game = await game_at(store, code)
     assert game.phase in ("deal_over", "match_over"), "the deal did not finish"
     await host.wait_version(version)
-    assert host.view == view_for(_room, game, 0)
+    assert host.view_at(version) == view_for(_room, game, 0)
     assert host.view["last_result"] is not None
     assert acted > 0 and host.gaps == 0
     # the action log holds the whole deal: bots' and the human's moves, once each, in order
@@ -88,7 +88,8 @@ async def test_four_clients_join_by_code_and_play_a_whole_deal(server, aredis) -
         version, _room, game = await game_at(store, code)
         for seat, c in enumerate(clients):
             await c.wait_version(version)
-            assert c.view == view_for(_room, game, seat), f"seat {seat} rebuilt another view at v{version}"
+            held = c.view_at(version)
+            assert held == view_for(_room, game, seat), f"seat {seat} rebuilt another view at v{version}"
         if game.phase in ("deal_over", "match_over"):
             break
         seat = game.pending_seats()[0]
@@ -150,7 +151,7 @@ async def test_two_processes_share_a_room_through_redis(start_server, aredis) ->
         if mine:
             seat = mine[0]
             await clients[seat].wait_version(version)
-            assert clients[seat].view == view_for(_room, game, seat)
+            assert clients[seat].view_at(version) == view_for(_room, game, seat)
             await clients[seat].request(rng.choice(game.legal_actions(seat)))
         else:
             await asyncio.sleep(0.005)
@@ -158,7 +159,7 @@ async def test_two_processes_share_a_room_through_redis(start_server, aredis) ->
     assert game.phase in ("deal_over", "match_over")
     for seat, c in [(0, host), (2, guest), (None, watcher)]:
         await c.wait_version(version)
-        assert c.view == view_for(_room, game, seat) and c.gaps == 0
+        assert c.view_at(version) == view_for(_room, game, seat) and c.gaps == 0
     log = await store.log(code)
     assert [r["v"] for r in log] == list(range(1, version + 1))
     actions = [[r["seat"], r["action"]] for r in log if r["kind"] == "game"]

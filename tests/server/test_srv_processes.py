@@ -47,11 +47,12 @@ async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredi
         version, room, game = await game_at(store, code)
         for seat, c in seats.items():
             await c.wait_version(version)
-            assert c.view == view_for(room, game, seat) and c.gaps == 0
+            assert c.view_at(version) == view_for(room, game, seat) and c.gaps == 0
         log = await store.log(code)
         check_log(log)
         timed = [r for r in log if r.get("by") == "timer"]
-        assert timed and {r["seat"] for r in timed} == {3}
+        # seat 3's every move came from a timer (a slow test client may let a timer act for another seat)
+        assert timed and {r["by"] for r in log if r["kind"] == "game" and r["seat"] == 3} == {"timer"}
         assert {r["proc"] for r in log if r["kind"] == "game"} >= {r["proc"] for r in timed}
         if game.phase == "match_over":
             return
@@ -67,7 +68,7 @@ async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredi
         version, room, game = await game_at(store, code)
         for seat, c in survivors.items():
             await c.wait_version(version)
-            assert c.view == view_for(room, game, seat) and c.gaps == 0
+            assert c.view_at(version) == view_for(room, game, seat) and c.gaps == 0
         log = await store.log(code)
         check_log(log)
         after = [r for r in log if r["ts"] > killed]

@@ -61,7 +61,7 @@ async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_pa
         final_version, final_room = await store.load(code)
         for seat, c in resumed.items():
             await c.wait_version(final_version)
-            assert c.view == view_for(final_room, final, seat) and c.gaps == 0
+            assert c.view_at(final_version) == view_for(final_room, final, seat) and c.gaps == 0
         # the action log holds every action exactly once, in order
         log = await store.log(code)
         assert [r["v"] for r in log] == list(range(1, final_version + 1))
