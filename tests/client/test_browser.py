@@ -47,7 +47,7 @@ def take_turn(page) -> None:
     """Ask the server for a suggestion and submit it, as a player pressing Suggest then Play."""
     seen = page.evaluate("() => globalThis.guandan.ui.suggestions")
     page.click("[data-testid=suggest]")
-    page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}", timeout=5_000)
+    page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}", timeout=10_000)
     if page.locator("[data-testid=return]").is_visible():
         assert page.evaluate("() => globalThis.guandan.ui.selected.size") == 1
         page.click("[data-testid=return]")
@@ -161,10 +161,10 @@ def test_reload_mid_deal_returns_to_the_same_hand(browser, live_server):
     other = ctx.new_page()
     other.goto(f"{live_server}/?room={code}")
     assert hand_of(other) == before_hand
-    page.wait_for_selector("[data-testid=take-back]", timeout=5_000)
+    page.wait_for_selector("[data-testid=take-back]", timeout=10_000)
     page.click("[data-testid=take-back]")
-    other.wait_for_selector("[data-testid=take-back]", timeout=5_000)
-    page.wait_for_selector("[data-testid=status]", state="detached", timeout=5_000)
+    other.wait_for_selector("[data-testid=take-back]", timeout=10_000)
+    page.wait_for_selector("[data-testid=status]", state="detached", timeout=10_000)
     assert hand_of(page) == before_hand
     ctx.close()
 
@@ -188,7 +188,7 @@ def test_an_illegal_selection_shows_the_reason_and_the_cards_stay(browser, live_
     page.click("[data-testid=play]")
     message = page.locator("[data-testid=message]")
     is_error = "() => document.querySelector('[data-testid=message]').classList.contains('error')"
-    page.wait_for_function(is_error, timeout=5_000)
+    page.wait_for_function(is_error, timeout=10_000)
     assert message.inner_text().strip()
     assert hand_of(page) == hand
     assert page.evaluate("() => globalThis.guandan.ui.selected.size") == 2  # the selection stays too
@@ -270,13 +270,13 @@ def test_host_keeps_a_seat_for_an_external_ai_and_sees_its_url(browser, live_ser
     create_room(page, live_server, "Host", fill_bots=False)
     page.click("[data-testid=add-ai-1]")
     url_box = page.locator("[data-testid=ai-url-1]")
-    url = url_box.input_value(timeout=5_000)
+    url = url_box.input_value(timeout=10_000)
     assert url.startswith(live_server.replace("http://", "ws://") + "/game/")
     assert "AI" in page.locator("[data-testid=seat-1]").inner_text()
     assert page.locator("[data-testid=seat-1].kind-ai .dot.off").count() == 1
     with connect(url, open_timeout=5):  # the URL is live: the AI's seat shows as connected
-        page.wait_for_selector("[data-testid=seat-1].kind-ai .dot.on", timeout=5_000)
-    page.wait_for_selector("[data-testid=seat-1].kind-ai .dot.off", timeout=5_000)
+        page.wait_for_selector("[data-testid=seat-1].kind-ai .dot.on", timeout=10_000)
+    page.wait_for_selector("[data-testid=seat-1].kind-ai .dot.off", timeout=10_000)
     page.reload()  # the host's browser remembers the URL (the server gives it out once)
     assert page.locator("[data-testid=ai-url-1]").input_value(timeout=10_000) == url
     page.click("[data-testid=remove-1]")
@@ -296,7 +296,7 @@ def test_network_loss_shows_reconnecting_and_resumes_the_seat(browser, live_serv
     before = hand_of(page)
     ctx.set_offline(True)
     banner = page.locator("[data-testid=status]")
-    banner.wait_for(timeout=5_000)
+    banner.wait_for(timeout=10_000)
     assert "重连" in banner.inner_text()
     page.wait_for_timeout(1500)
     assert banner.is_visible()  # still trying, with backoff
@@ -308,7 +308,7 @@ def test_network_loss_shows_reconnecting_and_resumes_the_seat(browser, live_serv
     snapshots = page.evaluate("() => globalThis.guandan.conn.snapshots")
     page.evaluate("() => { globalThis.guandan.conn.state.version -= 1; }")
     take_turn_when_possible(page)
-    page.wait_for_function(f"() => globalThis.guandan.conn.snapshots > {snapshots}", timeout=5_000)
+    page.wait_for_function(f"() => globalThis.guandan.conn.snapshots > {snapshots}", timeout=10_000)
     page.wait_for_timeout(300)
     assert sorted(view_of(page)["hand"]) == hand_of(page)
     ctx.close()
@@ -386,7 +386,7 @@ def test_a_selection_with_several_readings_offers_the_choice(browser, live_serve
 
     select()
     page.click("[data-testid=play]")
-    page.wait_for_selector("[data-testid=readings]", timeout=5_000)
+    page.wait_for_selector("[data-testid=readings]", timeout=10_000)
     buttons = page.locator("[data-testid=readings] [data-testid^=reading-]:not([data-testid=reading-cancel])")
     assert buttons.count() == len(ways) > 1
     zh = {"straight_flush": "同花顺", "straight": "顺子", "tube": "三连对", "plate": "钢板",
@@ -397,13 +397,13 @@ def test_a_selection_with_several_readings_offers_the_choice(browser, live_serve
     assert page.locator("[data-testid=readings]").count() == 0
     assert page.evaluate("() => globalThis.guandan.ui.selected.size") == len(cards)
     page.click("[data-testid=play]")
-    page.wait_for_selector("[data-testid=readings]", timeout=5_000)
+    page.wait_for_selector("[data-testid=readings]", timeout=10_000)
     page.keyboard.press(str(len(ways)))  # the last way, not the default
     kind, value = ways[-1]
     page.wait_for_function(
         "([k, v]) => { const t = globalThis.guandan.ui.state.view.top;"
         " return t && t.kind === k && t.value === v; }",
-        arg=[kind, value], timeout=5_000)
+        arg=[kind, value], timeout=10_000)
     assert len(hand_of(page)) == 27 - len(cards)
     page.close()
 
@@ -477,7 +477,7 @@ def test_leaving_mid_game_keeps_the_seat_to_resume(browser, live_server):
     before = hand_of(page)
     page.click("[data-testid=leave]")
     resume = page.locator("[data-testid=resume]")
-    assert code in resume.inner_text(timeout=5_000)
+    assert code in resume.inner_text(timeout=10_000)
     resume.click()
     assert hand_of(page) == before
     assert f"room={code}" in page.url

@@ -39,7 +39,7 @@ async def test_close_ends_when_the_pubsub_read_swallows_its_cancellation(redis_u
     await client.aclose()
     assert swallowed >= 1, "the test did not exercise a swallowed cancellation"
     assert all(t.done() for t in app._tasks) and all(t.done() for t in app.scheduler._tasks)
-    assert took < 3, f"close took {took:.1f} s"
+    assert took < 4.5, f"close took {took:.1f} s"  # under stop_tasks' 5 s bound: nothing hung
 
 
 async def test_stop_tasks_names_a_task_that_will_not_stop_and_returns(caplog) -> None:  # type: ignore[no-untyped-def]

@@ -107,13 +107,23 @@ async def test_presence_follows_claims_and_live_processes(aredis) -> None:
 
 
 async def test_rooms_expire_after_inactivity_and_each_change_renews(aredis) -> None:
-    store = Store(aredis, room_ttl=0.5)
+    # the renewal is read from the keys' TTLs, so a slow machine cannot make the room expire early
+    store = Store(aredis, room_ttl=60)
     code, _ = await store.create(lambda c: {"code": c}, {"kind": "room"})
-    await asyncio.sleep(0.3)
+    keys = (store.room_key(code), store.log_key(code))
+    await asyncio.sleep(0.2)
+    aged = [await aredis.pttl(k) for k in keys]
+    assert all(0 < t < 60_000 - 150 for t in aged), aged
     assert await store.commit(code, 1, {"code": code, "n": 1}, {"kind": "x"}, "t") is not None
-    await asyncio.sleep(0.3)
-    assert (await store.load(code))[0] == 2  # still there: the change renewed it
-    await asyncio.sleep(0.5)
+    renewed = [await aredis.pttl(k) for k in keys]
+    assert all(r > a for r, a in zip(renewed, aged, strict=True)), (aged, renewed)
+    # and once the inactivity expiry runs out, the room and its log are gone
+    short = Store(aredis, room_ttl=0.3)
+    code, _ = await short.create(lambda c: {"code": c}, {"kind": "room"})
+    for _ in range(200):
+        if not await aredis.exists(short.room_key(code)):
+            break
+        await asyncio.sleep(0.05)
     with pytest.raises(RoomNotFound):
-        await store.load(code)
-    assert await aredis.exists(store.log_key(code)) == 0
+        await short.load(code)
+    assert await aredis.exists(short.log_key(code)) == 0
