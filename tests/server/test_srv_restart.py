@@ -55,10 +55,11 @@ async def test_sigkill_mid_deal_then_resume_and_finish(redis_url, aredis, tmp_pa
             if snap["version"] == version:
                 assert snap["view"]["hand"] == game.hand(seat)
             resumed[seat] = c
-        _v, _r, final = await play_until(store, code, resumed, rng,
-                                         lambda g: g.phase in ("deal_over", "match_over"), check_views=True)
-        assert final.phase in ("deal_over", "match_over")
+        await play_until(store, code, resumed, rng, lambda g: g.phase in ("deal_over", "match_over"),
+                         check_views=True)
         final_version, final_room = await store.load(code)
+        final = load_game(final_room)
+        assert final.phase in ("deal_over", "match_over")
         for seat, c in resumed.items():
             await c.wait_version(final_version)
             assert c.view_at(final_version) == view_for(final_room, final, seat) and c.gaps == 0
