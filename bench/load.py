@@ -46,7 +46,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,7 +59,7 @@ from engine import HandIndex, expand, play_groups
 from engine.plays import BOMB, JOKER_BOMB, STRAIGHT_FLUSH, Play
 from engine.rules import Rules
 from server.embedded_redis import find_redis_server
-from server.lifecycle import stop_process
+from server.lifecycle import stop_process, wait_healthy
 
 try:
     from websockets.speedups import apply_mask  # the C masking of the websockets library
@@ -101,19 +100,6 @@ def _wait_redis(port: int, proc: subprocess.Popen[bytes]) -> None:
                 return
         time.sleep(0.02)
     raise RuntimeError("redis-server did not start")
-
-
-def _wait_healthy(port: int, proc: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return
-        time.sleep(0.1)
-    raise RuntimeError(f"server did not come up:\n{log.read_text()[-3000:]}")
 
 
 @dataclass
@@ -157,7 +143,7 @@ def start_services(count: int, redis_url: str | None, folder: Path, log_level: s
             with log.open("ab") as out:
                 proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=server_dir)
             services.servers.append((proc, port))
-            _wait_healthy(port, proc, log)
+            wait_healthy(port, proc, log)
     except BaseException:
         services.stop()
         raise

@@ -24,11 +24,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
+
+from server.lifecycle import wait_healthy
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
@@ -57,17 +57,12 @@ def start_server(data: Path) -> tuple[subprocess.Popen, str]:
          "--client-dir", str(dist)],
         stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env=env, start_new_session=True,
     )
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise RuntimeError((data / "server.log").read_text())
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1):
-                return proc, base
-        except OSError:
-            time.sleep(0.1)
-    stop_server(proc)
-    raise RuntimeError("the server did not come up")
+    try:
+        wait_healthy(port, proc, data / "server.log", 30)
+    except RuntimeError:
+        stop_server(proc)
+        raise
+    return proc, f"http://127.0.0.1:{port}"
 
 
 def stop_server(proc: subprocess.Popen) -> None:

@@ -1,4 +1,5 @@
-"""Stopping what we started so that shutdown always ends: background tasks, child processes.
+"""Starting and stopping what we run, so that start-up is awaited and shutdown always ends: background
+tasks, child processes.
 
 A cancelled task is not always a stopped one: redis-py's read timeout can turn the cancellation of
 a waiting ``get_message`` into an ordinary timeout, and a ``while True`` loop around it then runs
@@ -11,7 +12,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import subprocess
+import time
+import urllib.request
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -40,3 +44,20 @@ def stop_process(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def wait_healthy(port: int, proc: subprocess.Popen[Any], log_file: Path, timeout: float = 60.0) -> None:
+    """Wait until the server child on ``port`` answers /healthz; raise with its log's tail if it exits
+    or does not come up in time (the caller stops it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}:\n{log_file.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server did not come up in {timeout:.0f} s:\n{log_file.read_text()[-3000:]}")

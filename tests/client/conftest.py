@@ -8,14 +8,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from server.lifecycle import stop_process
+from server.lifecycle import stop_process, wait_healthy
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -66,14 +64,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> 
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                raise RuntimeError((data / "server.log").read_text())
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_healthy(port, proc, data / "server.log", 30)
         yield base
     finally:
         stop_process(proc, 15)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.lifecycle import stop_process
+from server.lifecycle import stop_process, wait_healthy
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,17 +31,12 @@ def start_server_process(args: list[str], log: Path, port: int, env: dict[str, s
     out = log.open("ab")
     proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
                             env={**os.environ, **(env or {})}, start_new_session=True)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited {proc.returncode}:\n{log.read_text()}")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return ServerProc(proc, port, log)
-        time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError(f"server did not come up:\n{log.read_text()}")
+    try:
+        wait_healthy(port, proc, log, timeout)
+    except RuntimeError:
+        stop_process(proc)
+        raise
+    return ServerProc(proc, port, log)
 
 
 __all__ = ["ServerProc", "start_server_process", "stop_process"]

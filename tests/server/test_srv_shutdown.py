@@ -1,4 +1,5 @@
-"""Shutdown always ends, even when a background task swallows its cancellation.
+"""Shutdown always ends, even when a background task swallows its cancellation; start-up is awaited
+and a server that fails to start says why.
 
 redis-py can turn the cancellation of a waiting ``get_message(timeout=...)`` into an ordinary timeout
 (it returns None), and the pub/sub loop used to go round for ever: a server that never stopped and a
@@ -8,12 +9,16 @@ test suite that hung in teardown (seen in CI). These tests make that happen on p
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 
+import pytest
 from redis.asyncio import Redis
+from srv_client import free_port
 
 from server.app import Config, GameServer
-from server.lifecycle import stop_tasks
+from server.lifecycle import stop_process, stop_tasks, wait_healthy
 
 
 async def test_close_ends_when_the_pubsub_read_swallows_its_cancellation(redis_url: str) -> None:
@@ -66,3 +71,23 @@ async def test_stop_tasks_names_a_task_that_will_not_stop_and_returns(caplog) ->
     tasks[0].cancel()
     await asyncio.wait(tasks[:1], timeout=1)
     assert tasks[0].done()
+
+
+def test_wait_healthy_reports_a_server_that_exits_with_its_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    log_file = tmp_path / "server.log"
+    with log_file.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-c", "print('bad config'); raise SystemExit(3)"],
+                                stdout=out, stderr=subprocess.STDOUT)
+        with pytest.raises(RuntimeError, match=r"exited with 3:\n(.|\n)*bad config"):
+            wait_healthy(free_port(), proc, log_file, timeout=30)
+
+
+def test_wait_healthy_gives_up_on_a_server_that_never_answers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    log_file = tmp_path / "server.log"
+    log_file.write_text("still starting\n")
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        with pytest.raises(RuntimeError, match="did not come up in 1 s:\nstill starting"):
+            wait_healthy(free_port(), proc, log_file, timeout=1)
+    finally:
+        stop_process(proc)
