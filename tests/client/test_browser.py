@@ -294,10 +294,13 @@ def test_network_loss_shows_reconnecting_and_resumes_the_seat(browser, live_serv
     page = ctx.new_page()
     start_with_bots(page, live_server, "Wobbly")
     before = hand_of(page)
+    hand_box = page.locator("[data-testid=hand]").bounding_box()
     ctx.set_offline(True)
     banner = page.locator("[data-testid=status]")
     banner.wait_for(timeout=10_000)
     assert "重连" in banner.inner_text()
+    # the banner floats: nothing on the page moves under the player's finger when it comes or goes
+    assert page.locator("[data-testid=hand]").bounding_box() == hand_box
     page.wait_for_timeout(1500)
     assert banner.is_visible()  # still trying, with backoff
     ctx.set_offline(False)
