@@ -29,6 +29,10 @@ const ui = {
   nickname: store.getItem("guandan:nickname") || "",
   codeInput: new URLSearchParams(location.search).get("room")?.toUpperCase() || "",
   seedInput: "",
+  // the create form's choices live here, not only in the DOM: a render (the connection coming up, a
+  // message) rebuilds the form from this state and must not undo what the player picked
+  createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1 },
+  autoWanted: null, // the auto-play switch the player just flipped, until the server answers
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
 };
@@ -176,18 +180,18 @@ function tableView() {
 
 // ------------------------------------------------------------------ lobby
 
-async function createRoom(form) {
+async function createRoom() {
   const nickname = ui.nickname.trim();
   if (!nickname) return showMessage(t("needNickname"), "error");
   store.setItem("guandan:nickname", nickname);
-  const timer = Number(form.timer.value);
+  const choices = ui.createChoices;
   const message = {
     type: "create",
     nickname,
-    preset: form.preset.value,
-    bots: form.bots.checked ? [1, 2, 3] : [],
-    turn_timer: timer > 0 ? timer : null,
-    bot_delay: Number(form.botDelay.value),
+    preset: choices.preset,
+    bots: choices.bots ? [1, 2, 3] : [],
+    turn_timer: choices.timer > 0 ? choices.timer : null,
+    bot_delay: choices.botDelay,
   };
   const seed = ui.seedInput.trim();
   if (/^\d{1,15}$/.test(seed)) message.seed = Number(seed);
@@ -253,19 +257,21 @@ function nicknameInput() {
 function lobbyScreen() {
   const last = store.getItem("guandan:last-room");
   const resumable = last && loadSeat(last)?.token ? last : null;
+  const choices = ui.createChoices;
   const createForm = h("form", { class: "panel", "data-testid": "create-form",
-    onsubmit: (e) => { e.preventDefault(); createRoom(e.target); } },
+    onsubmit: (e) => { e.preventDefault(); createRoom(); } },
     h("h2", { text: t("create") }),
     field(t("nickname"), nicknameInput()),
-    field(t("preset"), h("select", { name: "preset", "data-testid": "preset" },
-      PRESETS.map((p) => h("option", { value: p, text: tIn("presets", p) })))),
-    h("label", { class: "check" }, h("input", { type: "checkbox", name: "bots", checked: true, "data-testid": "fill-bots" }),
+    field(t("preset"), h("select", { name: "preset", "data-testid": "preset", onchange: (e) => (choices.preset = e.target.value) },
+      PRESETS.map((p) => h("option", { value: p, selected: p === choices.preset, text: tIn("presets", p) })))),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "bots", checked: choices.bots, "data-testid": "fill-bots",
+      onchange: (e) => (choices.bots = e.target.checked) }),
       h("span", { text: t("bots") })),
     h("div", { class: "row two" },
-      field(t("timer"), h("select", { name: "timer", "data-testid": "timer" },
-        TIMERS.map((s) => h("option", { value: s, text: s ? `${s} ${t("seconds")}` : t("off") })))),
-      field(t("botSpeed"), h("select", { name: "botDelay", "data-testid": "bot-delay" },
-        BOT_DELAYS.map((s) => h("option", { value: s, selected: s === 1, text: `${s} ${t("seconds")}` }))))),
+      field(t("timer"), h("select", { name: "timer", "data-testid": "timer", onchange: (e) => (choices.timer = Number(e.target.value)) },
+        TIMERS.map((s) => h("option", { value: s, selected: s === choices.timer, text: s ? `${s} ${t("seconds")}` : t("off") })))),
+      field(t("botSpeed"), h("select", { name: "botDelay", "data-testid": "bot-delay", onchange: (e) => (choices.botDelay = Number(e.target.value)) },
+        BOT_DELAYS.map((s) => h("option", { value: s, selected: s === choices.botDelay, text: `${s} ${t("seconds")}` }))))),
     h("details", { class: "advanced" }, h("summary", { text: t("advanced") }),
       field(t("seed"), h("input", { name: "seed", inputmode: "numeric", value: ui.seedInput, "data-testid": "seed",
         oninput: (e) => (ui.seedInput = e.target.value) }))),
@@ -495,14 +501,18 @@ function giverTo(view, seat) {
 }
 
 async function setAuto(on) {
+  ui.autoWanted = on; // the switch stays where the player put it while diffs arrive meanwhile
+  render();
   await act(on ? { type: "auto", on: true, interval: ui.autoInterval } : { type: "auto", on: false });
+  ui.autoWanted = null; // from now on the server's word (an error leaves it as it was)
   render();
 }
 
 async function setAutoInterval(value) {
   ui.autoInterval = value;
   store.setItem("guandan:auto-interval", String(value));
-  if (tableView()?.autoplay !== null && tableView()?.autoplay !== undefined) await setAuto(true);
+  const view = tableView();
+  if (view && autoOn(view)) await setAuto(true);
 }
 
 function cycleSort() {
@@ -636,9 +646,14 @@ function resultPanel(view) {
           : h("p", { class: "hint", text: t("waitNext") })));
 }
 
+/** Auto-play as the switch shows it: the player's pending choice, else the server's. */
+function autoOn(view) {
+  return ui.autoWanted ?? (view.autoplay !== null && view.autoplay !== undefined);
+}
+
 function autoControls(view) {
-  const on = view.autoplay !== null && view.autoplay !== undefined;
-  const interval = on ? view.autoplay : ui.autoInterval;
+  const on = autoOn(view);
+  const interval = view.autoplay ?? ui.autoInterval;
   return h("div", { class: `auto-controls ${on ? "on" : ""}` },
     h("label", { class: "check" },
       h("input", { type: "checkbox", checked: on, "data-testid": "auto-toggle", onchange: (e) => setAuto(e.target.checked) }),

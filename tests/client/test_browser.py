@@ -242,6 +242,31 @@ def test_auto_play_toggle_reaches_the_server_and_shows_the_badge(browser, live_s
     page.close()
 
 
+def test_the_create_forms_choices_survive_a_render(browser, live_server):
+    """The page re-renders when the connection comes up or a message shows; what the player picked in
+    the create form must stay picked (it once snapped back to the defaults)."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Picky")
+    page.select_option("[data-testid=preset]", "nanjing")
+    page.select_option("[data-testid=timer]", "15")
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.uncheck("[data-testid=fill-bots]")
+    for _ in range(2):
+        page.click("[data-testid=lang]")  # each click renders the page again
+    assert page.locator("[data-testid=preset]").input_value() == "nanjing"
+    assert page.locator("[data-testid=timer]").input_value() == "15"
+    assert page.locator("[data-testid=bot-delay]").input_value() == "0"
+    assert not page.locator("[data-testid=fill-bots]").is_checked()
+    page.click("[data-testid=create]")
+    page.wait_for_selector("[data-testid=room-code]", timeout=10_000)
+    room = page.evaluate("() => globalThis.guandan.ui.room")
+    assert room["settings"]["preset"] == "nanjing"
+    assert room["settings"]["turn_timer"] == 15 and room["settings"]["bot_delay"] == 0
+    assert [s["kind"] for s in room["seats"]] == ["human", "empty", "empty", "empty"]
+    page.close()
+
+
 def test_turn_timer_shows_a_countdown(browser, live_server):
     page = browser.new_page(viewport=PHONE)
     start_with_bots(page, live_server, "Timed", timer="15")
