@@ -653,7 +653,7 @@ function autoOn(view) {
 
 function autoControls(view) {
   const on = autoOn(view);
-  const interval = view.autoplay ?? ui.autoInterval;
+  const interval = ui.autoWanted ? ui.autoInterval : view.autoplay ?? ui.autoInterval; // pending: the player's pick
   return h("div", { class: `auto-controls ${on ? "on" : ""}` },
     h("label", { class: "check" },
       h("input", { type: "checkbox", checked: on, "data-testid": "auto-toggle", onchange: (e) => setAuto(e.target.checked) }),
