@@ -4,7 +4,8 @@
 # Any arguments go to guandan-server, e.g.  bash scripts/run.sh --host 0.0.0.0 --port 8765
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q -e .
+. scripts/venv.sh
+python -m pip install -q -e .
 if [ -d client-js ] && [ -f client-js/package.json ]; then
     (cd client-js && npm ci && npm run build)
 fi

