@@ -49,11 +49,13 @@ class AiSeat:
     turns when the AI's time is up), so a slow or stuck AI costs its own turns, never the table's.
     """
 
-    def __init__(self, server: GameServer, ws: ServerConnection, code: str, seat: int, conn_id: str) -> None:
+    def __init__(self, server: GameServer, ws: ServerConnection, code: str, seat: int, secret_hash: str,
+                 conn_id: str) -> None:
         self.server = server
         self.ws = ws
         self.code = code
         self.seat = seat
+        self.secret_hash = secret_hash
         self.conn_id = conn_id
         self.inbox: asyncio.Queue[tuple[int, dict[str, Any], dict[str, Any] | None]] = asyncio.Queue()
         self.version = 0
@@ -68,10 +70,10 @@ class AiSeat:
         """A committed change of the room (called in commit order)."""
         self.inbox.put_nowait((version, room, record))
 
-    async def close(self) -> None:
+    async def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed = True
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.ws.close(code, reason)
 
     async def send(self, msg: Msg) -> None:
         if not self.closed:
@@ -122,7 +124,18 @@ class AiSeat:
         if game is not None:
             await self._maybe_ask(room, game)
 
+    def _holds(self, room: dict[str, Any]) -> bool:
+        try:
+            rooms.check_holder(room, self.seat, self.secret_hash)
+        except rooms.RoomError:
+            return False
+        return True
+
     async def _process(self, version: int, room: dict[str, Any], record: dict[str, Any] | None) -> None:
+        if not self._holds(room):  # the seat was given to someone else: not one more message of it
+            log.info("AI seat released code=%s seat=%d conn=%s: closing", self.code, self.seat, self.conn_id)
+            await self.close(1008, "this AI seat was released")
+            return
         self.version, self.room = version, room
         game = rooms.load_game(room)
         if game is None or record is None:
@@ -245,7 +258,8 @@ class AiSeat:
 
     async def _commit(self, key: tuple[Any, ...], action: dict[str, Any] | None, by: str) -> None:
         """Apply the answer (None: our bot's move) if the turn is still the one asked about."""
-        await self.server.try_mutate(self.code, lambda r: C.answer(r, self.seat, key, action, by))
+        await self.server.try_mutate(self.code,
+                                     lambda r: C.answer(r, self.seat, self.secret_hash, key, action, by))
 
 
 @dataclass

@@ -80,6 +80,7 @@ class Config:
     proc_ttl: float = 10.0  # a process whose last heartbeat is this old counts as dead
     poll: float = 0.25  # how often each process looks for due rooms (bots, timers, dropouts)
     redis_prefix: str = "gd:"
+    fixed_seeds: bool = False  # let ``create`` choose the shuffle's seed (tests and replays only)
 
 
 ClientError = ChangeError  # an error for one client that changes nothing (not a room or game rule)
@@ -95,6 +96,7 @@ class Conn:
     hello: bool = False
     code: str | None = None
     seat: int | None = None
+    holder: str | None = None  # the seat's occupant this connection proved to be (rooms.holder)
     version: int | None = None
     view: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] | None = None
@@ -376,10 +378,10 @@ class GameServer:
             lock = self.locks[code] = asyncio.Lock()
         return lock
 
-    async def attach(self, conn: Conn, code: str, seat: int | None) -> None:
+    async def attach(self, conn: Conn, code: str, seat: int | None, holder: str | None = None) -> None:
         if conn.code is not None:
             await self.detach(conn)
-        conn.code, conn.seat, conn.version = code, seat, None
+        conn.code, conn.seat, conn.holder, conn.version = code, seat, holder, None
         conn.view, conn.info, conn.presence = {}, None, None
         members = self.rooms.setdefault(code, set())
         if not members:
@@ -390,11 +392,12 @@ class GameServer:
             if old and old != conn.id:
                 await self._kick(old)
 
-    async def detach(self, conn: Conn) -> None:
+    async def detach(self, conn: Conn, gone: bool = True) -> None:
+        """The connection leaves its room; ``gone``: its seat's player went (the dropout grace starts)."""
         code, seat = conn.code, conn.seat
         if code is None:
             return
-        conn.code = conn.seat = conn.version = None
+        conn.code = conn.seat = conn.holder = conn.version = None
         members = self.rooms.get(code)
         if members is not None:
             members.discard(conn)
@@ -409,7 +412,37 @@ class GameServer:
             with contextlib.suppress(RedisError, OSError):
                 if await self.store.release_seat(code, seat, conn.id):
                     await self.store.publish(code, {"k": "presence"})
-                    await self.try_mutate(code, lambda room: C.seat_gone(room, seat, time.time()))
+                    if gone:
+                        await self.try_mutate(code, lambda room: C.seat_gone(room, seat, time.time()))
+
+    async def _evict(self, conn: Conn, code: str) -> None:
+        """The seat this connection held was given to someone else: it sees and plays it no more."""
+        log.info("seat lost conn=%s code=%s seat=%s", conn.id, code, conn.seat)
+        await self.send(conn, P.Error(code="seat_lost",
+                                      message=f"your seat in room {code} was given to someone else"))
+        await self.detach(conn, gone=False)  # the seat's new occupant is not gone
+        with contextlib.suppress(ConnectionClosed):
+            await conn.ws.close(4003, "seat given to someone else")
+
+    @staticmethod
+    def _holds(conn: Conn, room: dict[str, Any]) -> bool:
+        """Whether the connection still holds its seat (a spectator holds none and always may watch)."""
+        try:
+            rooms.check_holder(room, conn.seat, conn.holder)
+        except RoomError:
+            return False
+        return True
+
+    def _as_holder(self, conn: Conn, change: Callable[[dict[str, Any]], Change]) -> Callable[..., Change]:
+        """``change``, refused (``seat_lost``) if the connection's seat changed hands meanwhile: checked
+        on the state the commit's compare-and-set is made against, so no stale holder slips through."""
+        seat, holder = conn.seat, conn.holder
+
+        def checked(room: dict[str, Any]) -> Change:
+            rooms.check_holder(room, seat, holder)
+            return change(room)
+
+        return checked
 
     async def try_mutate(self, code: str, change: Callable[[dict[str, Any]], Change]) -> int | None:
         """A change the server makes by itself: nothing to do, or a vanished room, is not an error."""
@@ -450,11 +483,15 @@ class GameServer:
         assert code is not None
         async with self.lock(code):
             version, room = await self.store.load(code)
-            view = view_for(room, rooms.load_game(room), conn.seat)
-            info = rooms.room_info(room)
-            conn.version, conn.view, conn.info = version, view, info
-            await self.send(conn, P.RoomInfo(**info))
-            await self.send(conn, P.Snapshot(version=version, seat=conn.seat, view=view))
+            holds = self._holds(conn, room)
+            if holds:
+                view = view_for(room, rooms.load_game(room), conn.seat)
+                info = rooms.room_info(room)
+                conn.version, conn.view, conn.info = version, view, info
+                await self.send(conn, P.RoomInfo(**info))
+                await self.send(conn, P.Snapshot(version=version, seat=conn.seat, view=view))
+        if not holds:
+            await self._evict(conn, code)
 
     async def refresh(
         self, code: str, version: int, room: dict[str, Any], game: Game | None = None
@@ -467,6 +504,11 @@ class GameServer:
             behind = [c for c in members if c.version is not None and c.version < version]
             if not behind:
                 return
+            lost = [c for c in behind if not self._holds(c, room)]
+            if lost:  # never one more frame of a seat that changed hands
+                behind = [c for c in behind if c not in lost]
+                for c in lost:
+                    c.version = None
             if game is None:
                 game = rooms.load_game(room)
             info = rooms.room_info(room)
@@ -481,6 +523,8 @@ class GameServer:
                 ops = diff(conn.view, view)
                 base, conn.version, conn.view = conn.version, version, view
                 await self.send_frame(conn, _diff_frame(base, version, ops))
+        for c in lost:
+            await self._evict(c, code)
 
     async def push_presence(self, code: str, only: Conn | None = None) -> None:
         members = [only] if only is not None else list(self.rooms.get(code, ()))
@@ -553,11 +597,15 @@ class GameServer:
             await conn.ws.close(4000, "protocol mismatch")
             return False
         conn.hello = True
-        await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}", time=time.time()))
+        await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}", time=time.time(),
+                                     fixed_seeds=self.config.fixed_seeds))
         return {"protocol": P.PROTOCOL_VERSION}
 
     async def on_create(self, conn: Conn, msg: P.Create) -> dict[str, Any]:
         self._not_seated(conn)
+        if msg.seed is not None and not self.config.fixed_seeds:
+            raise RoomError("seed_not_allowed", "this server shuffles with its own secret seeds; a fixed "
+                            "seed is for tests and replays (a server started with --allow-fixed-seeds)")
         settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed,
                                        msg.return_timer, msg.grace, msg.ai_timeout)
         if set(msg.bots) & set(msg.ai):
@@ -583,7 +631,7 @@ class GameServer:
         for secret in secrets_of.values():
             await self.store.link_ai(rooms.hash_token(secret), code)
         seat = seat_box[0]
-        await self.attach(conn, code, seat)
+        await self.attach(conn, code, seat, rooms.hash_token(token))
         log.info("room created code=%s preset=%s bots=%s ai=%s host=%s seat=%d", code, msg.preset, msg.bots,
                  msg.ai, msg.nickname, seat)
         result: dict[str, Any] = {"code": code, "seat": seat, "token": token}
@@ -608,7 +656,7 @@ class GameServer:
 
         _v, done = await self.mutate(code, change)
         seat = done.result["seat"]
-        await self.attach(conn, code, seat)
+        await self.attach(conn, code, seat, rooms.hash_token(token))
         log.info("joined code=%s seat=%d nickname=%s", code, seat, msg.nickname)
         return {"code": code, "seat": seat, "token": token}
 
@@ -616,13 +664,14 @@ class GameServer:
         code = self._code(msg.code)
         _v, room = await self.store.load(code)
         seat = rooms.seat_of_token(room, msg.token)
-        await self.attach(conn, code, seat)
+        await self.attach(conn, code, seat, rooms.holder(room, seat))
         await self.try_mutate(code, lambda room: C.seat_back(room, seat))  # control returns at once
         log.info("resumed code=%s seat=%d conn=%s", code, seat, conn.id)
         return {"code": code, "seat": seat}
 
     async def on_leave(self, conn: Conn, msg: P.Leave) -> dict[str, Any]:
         code, seat = self._in_room(conn)
+        free_seat = None
         if seat is not None:
             _v, room = await self.store.load(code)
             if room["status"] == "lobby":
@@ -630,8 +679,10 @@ class GameServer:
                     rooms.leave_seat(room, seat)
                     return Change({"kind": "room", "type": "leave", "seat": seat}, {}, None)
 
-                await self.mutate(code, change)
-        await self.detach(conn)
+                free_seat = self._as_holder(conn, change)
+        await self.detach(conn)  # first: the seat it frees is no longer this connection's to see
+        if free_seat is not None:
+            await self.mutate(code, free_seat)
         log.info("left code=%s seat=%s conn=%s", code, seat, conn.id)
         return {"code": code}
 
@@ -642,17 +693,21 @@ class GameServer:
             rooms.add_bot(room, seat, msg.seat)
             return Change({"kind": "room", "type": "add_bot", "seat": msg.seat}, {}, None)
 
-        version, _ = await self.mutate(code, change)
+        version, _ = await self.mutate(code, self._as_holder(conn, change))
         return {"version": version}
 
     async def on_remove_bot(self, conn: Conn, msg: P.RemoveBot) -> dict[str, Any]:
         code, seat = self._in_room(conn)
 
         def change(room: dict[str, Any]) -> Change:
+            released = rooms.holder(room, msg.seat)
             rooms.remove_bot(room, seat, msg.seat)
-            return Change({"kind": "room", "type": "remove_bot", "seat": msg.seat}, {}, None)
+            record = {"kind": "room", "type": "remove_bot", "seat": msg.seat}
+            return Change(record, {"released": released}, None)
 
-        version, _ = await self.mutate(code, change)
+        version, done = await self.mutate(code, self._as_holder(conn, change))
+        if done.result["released"] is not None:  # an AI seat: its secret URL opens nothing any more
+            await self.store.unlink_ai(done.result["released"])
         return {"version": version}
 
     async def on_add_ai(self, conn: Conn, msg: P.AddAi) -> dict[str, Any]:
@@ -664,7 +719,7 @@ class GameServer:
             rooms.add_ai(room, seat, msg.seat, digest)
             return Change({"kind": "room", "type": "add_ai", "seat": msg.seat}, {}, None)
 
-        version, _ = await self.mutate(code, change)
+        version, _ = await self.mutate(code, self._as_holder(conn, change))
         await self.store.link_ai(digest, code)
         log.info("AI seat added code=%s seat=%d", code, msg.seat)
         return {"version": version, "seat": msg.seat, "path": f"/game/{secret}"}
@@ -680,7 +735,8 @@ class GameServer:
         code, seat = self._in_room(conn)
         connected = await self.store.presence(code)
         seed = C.new_seed()
-        version, _ = await self.mutate(code, lambda room: begin(room, seat, connected, seed, time.time()))
+        version, _ = await self.mutate(
+            code, self._as_holder(conn, lambda room: begin(room, seat, connected, seed, time.time())))
         log.info("%s code=%s", what, code)
         return {"version": version}
 
@@ -689,7 +745,8 @@ class GameServer:
         if seat is None:
             raise ClientError("not_seated", "spectators cannot act")
         action = msg.model_dump(exclude={"id"}, exclude_none=True)
-        version, done = await self.mutate(code, lambda room: C.game_action(room, seat, action, "human"))
+        version, _ = await self.mutate(
+            code, self._as_holder(conn, lambda room: C.game_action(room, seat, action, "human")))
         return {"version": version}
 
     async def on_auto(self, conn: Conn, msg: P.Auto) -> dict[str, Any]:
@@ -697,7 +754,8 @@ class GameServer:
         if seat is None:
             raise ClientError("not_seated", "spectators cannot use auto-play")
         interval = msg.interval if msg.on else None
-        version, _ = await self.mutate(code, lambda room: C.set_autoplay(room, seat, interval))
+        version, _ = await self.mutate(
+            code, self._as_holder(conn, lambda room: C.set_autoplay(room, seat, interval)))
         log.info("auto-play code=%s seat=%d interval=%s", code, seat, interval)
         return {"version": version, "autoplay": interval}
 
@@ -718,6 +776,7 @@ class GameServer:
         if seat is None:
             raise ClientError("not_seated", f"spectators cannot {what}")
         _version, room = await self.store.load(code)
+        rooms.check_holder(room, seat, conn.holder)
         return room, C.game_of(room), seat
 
     async def on_resync(self, conn: Conn, msg: P.Resync) -> dict[str, Any]:
@@ -813,7 +872,7 @@ class GameServer:
             await ws.close(1008, "unknown AI seat")
             return
         conn_id = f"{self.proc_id}:{next(self._ids)}"
-        ai = AiSeat(self, ws, code, seat, conn_id)
+        ai = AiSeat(self, ws, code, seat, digest, conn_id)
         old = await self.store.claim_seat(code, seat, conn_id)
         for other in list(self.ai_seats.get(code, ())):
             if other.seat == seat:

@@ -7,7 +7,7 @@ retries on a lost race by calling it again on the fresh room.
 from __future__ import annotations
 
 import logging
-import random
+import secrets
 import time
 from typing import Any, NamedTuple
 
@@ -166,9 +166,15 @@ def turn_key(game: Game, seat: int) -> tuple[Any, ...]:
     return (game.deal, game.phase, seat in pending, game.turn, len(game.played), len(game.trick))
 
 
-def answer(room: Room, seat: int, key: tuple[Any, ...], action: dict[str, Any] | None, by: str) -> Change:
-    """An external AI's answer to the question asked at ``key``; None: our bot answers instead."""
+def answer(room: Room, seat: int, secret_hash: str, key: tuple[Any, ...], action: dict[str, Any] | None,
+           by: str) -> Change:
+    """An external AI's answer to the question asked at ``key``; None: our bot answers instead. Only
+    the AI that holds the seat now may answer (a released AI's late answer is dropped)."""
     game = game_of(room)
+    try:
+        rooms.check_holder(room, seat, secret_hash)
+    except rooms.RoomError:
+        raise NothingToDo from None
     if turn_key(game, seat) != key:
         raise NothingToDo  # too late: the turn moved on (our bot played it)
     if action is None:
@@ -177,4 +183,5 @@ def answer(room: Room, seat: int, key: tuple[Any, ...], action: dict[str, Any] |
 
 
 def new_seed() -> int:
-    return random.SystemRandom().getrandbits(62)
+    """A shuffle nobody can predict or choose: from the OS's secure source, never from a client."""
+    return secrets.randbits(62)  # msgpack's integers stop at 64 bits

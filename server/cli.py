@@ -43,6 +43,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rate", type=float, default=30.0, help="messages per second per connection")
     p.add_argument("--burst", type=float, default=60.0, help="message burst per connection")
     p.add_argument("--max-frame", type=int, default=16 * 1024, help="largest accepted frame in bytes")
+    p.add_argument("--allow-fixed-seeds", action="store_true",
+                   help="let a room's creator fix the shuffle's seed (tests and replays only: whoever knows "
+                        "the seed knows every hand; such rooms are marked fixed_seed)")
     p.add_argument("--log-level", default="INFO")
     comp = p.add_argument_group(
         "competition platform", "the 2020 Guandan AI platform's behaviour: four bots connect to "
@@ -112,6 +115,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
         burst=args.burst,
         max_frame=args.max_frame,
         hard_max_frame=max(args.max_frame * 64, 1024 * 1024),
+        fixed_seeds=args.allow_fixed_seeds,
     )
     redis = open_redis(redis_url)
     try:

@@ -195,6 +195,7 @@ class Welcome(_Msg):
     protocol: int = PROTOCOL_VERSION
     server: str
     time: float | None = None
+    fixed_seeds: bool = False  # this server lets ``create`` fix the shuffle (a test or replay server)
 
 
 class Ack(_Msg):

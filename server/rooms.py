@@ -87,6 +87,7 @@ def make_settings(
         "ai_timeout": ai_timeout,
         "bot_delay": bot_delay,
         "seed": seed,
+        "fixed_seed": seed is not None,
     }
 
 
@@ -146,6 +147,22 @@ def seat_of_token(room: dict[str, Any], token: str) -> int:
     if found is None:
         raise RoomError("bad_token", f"this token holds no seat in room {room['code']}")
     return found
+
+
+def holder(room: dict[str, Any], seat: int) -> str | None:
+    """Who holds a seat, as a connection proves it: the hash of the person's token or the AI's secret
+    (None for a bot or an empty seat). Any change of a seat's occupant changes this."""
+    return room["seats"][seat]["token"]
+
+
+def check_holder(room: dict[str, Any], seat: int | None, token_hash: str | None) -> None:
+    """RoomError ``seat_lost`` unless the connection that took ``seat`` with ``token_hash`` still holds
+    it: a seat given to someone else must not be played, nor seen, by its previous occupant."""
+    if seat is None:
+        return
+    held = holder(room, seat)
+    if token_hash is None or held is None or not hmac.compare_digest(held, token_hash):
+        raise RoomError("seat_lost", f"seat {seat} of room {room['code']} is no longer yours")
 
 
 def leave_seat(room: dict[str, Any], seat: int) -> None:
@@ -232,5 +249,7 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
             "grace": settings.get("grace"),
             "ai_timeout": settings.get("ai_timeout"),
             "bot_delay": settings["bot_delay"],
+            # the host chose the shuffle: a test or replay table, never a fair one
+            "fixed_seed": settings.get("fixed_seed", False),
         },
     }

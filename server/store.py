@@ -273,6 +273,9 @@ class Store:
     async def link_ai(self, secret_hash: str, code: str) -> None:
         await self.redis.set(self.ai_key(secret_hash), code, px=self.ttl_ms)
 
+    async def unlink_ai(self, secret_hash: str) -> None:
+        await self.redis.delete(self.ai_key(secret_hash))
+
     async def ai_room(self, secret_hash: str) -> str | None:
         code = await self.redis.get(self.ai_key(secret_hash))
         return code.decode() if code else None

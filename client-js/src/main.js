@@ -194,7 +194,7 @@ async function createRoom() {
     bot_delay: choices.botDelay,
   };
   const seed = ui.seedInput.trim();
-  if (/^\d{1,15}$/.test(seed)) message.seed = Number(seed);
+  if (conn.welcome?.fixed_seeds && /^\d{1,15}$/.test(seed)) message.seed = Number(seed);
   ui.busy = true;
   const result = await act(message);
   ui.busy = false;
@@ -272,9 +272,9 @@ function lobbyScreen() {
         TIMERS.map((s) => h("option", { value: s, selected: s === choices.timer, text: s ? `${s} ${t("seconds")}` : t("off") })))),
       field(t("botSpeed"), h("select", { name: "botDelay", "data-testid": "bot-delay", onchange: (e) => (choices.botDelay = Number(e.target.value)) },
         BOT_DELAYS.map((s) => h("option", { value: s, selected: s === choices.botDelay, text: `${s} ${t("seconds")}` }))))),
-    h("details", { class: "advanced" }, h("summary", { text: t("advanced") }),
+    conn.welcome?.fixed_seeds ? h("details", { class: "advanced" }, h("summary", { text: t("advanced") }),
       field(t("seed"), h("input", { name: "seed", inputmode: "numeric", value: ui.seedInput, "data-testid": "seed",
-        oninput: (e) => (ui.seedInput = e.target.value) }))),
+        oninput: (e) => (ui.seedInput = e.target.value) }))) : null,
     h("button", { type: "submit", class: "primary", "data-testid": "create", disabled: ui.busy }, t("create")));
   const joinForm = h("form", { class: "panel", "data-testid": "join-form",
     onsubmit: (e) => { e.preventDefault(); joinRoom(false); } },

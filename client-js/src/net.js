@@ -129,7 +129,8 @@ export class Connection {
   async opened(ws) {
     try {
       const early = { early: true };
-      await this.request({ type: "hello", protocol: PROTOCOL_VERSION, client: "guandan-web" }, undefined, early);
+      // the welcome says what this server allows (fixed seeds only on a test server)
+      this.welcome = await this.request({ type: "hello", protocol: PROTOCOL_VERSION, client: "guandan-web" }, undefined, early);
       if (this.room?.token || this.room?.watch) {
         try {
           if (this.room.token) await this.resume(this.room.code, this.room.token, early);

@@ -59,7 +59,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> 
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data),
-         "--client-dir", str(client_dist)],
+         "--client-dir", str(client_dist), "--allow-fixed-seeds"],
         stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env=env,
     )
     base = f"http://127.0.0.1:{port}"

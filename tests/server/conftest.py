@@ -92,7 +92,8 @@ async def start_server(redis_url: str) -> AsyncIterator[object]:
     started: list[tuple[Running, Redis]] = []
 
     async def start(**overrides: object) -> Running:
-        config = Config(host="127.0.0.1", port=0, **overrides)
+        # tests deal known hands: seeds are theirs to choose (a real server refuses them)
+        config = Config(host="127.0.0.1", port=0, **{"fixed_seeds": True, **overrides})
         client = Redis.from_url(redis_url)
         app = GameServer(config, client)
         await app.start()

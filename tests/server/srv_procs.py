@@ -27,7 +27,8 @@ class ServerProc:
 def start_server_process(args: list[str], log: Path, port: int, env: dict[str, str] | None = None,
                          cmd: list[str] | None = None, timeout: float = 60.0, cwd: Path = REPO) -> ServerProc:
     """``python -m server`` (or ``cmd``) as a child process; waits until /healthz answers."""
-    full = (cmd or [sys.executable, "-m", "server"]) + ["--host", "127.0.0.1", "--port", str(port), *args]
+    full = (cmd or [sys.executable, "-m", "server"]) + ["--host", "127.0.0.1", "--port", str(port),
+                                                       "--allow-fixed-seeds", *args]
     out = log.open("ab")
     proc = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, cwd=cwd,
                             env={**os.environ, **(env or {})}, start_new_session=True)
