@@ -8,6 +8,9 @@ carries (fresh lists and dicts of plain values, never tuples: ``game.view`` buil
 rebuilding the view from a snapshot plus diffs ends with the very same value. (It used to be made so
 by a msgpack round trip, which cost more than building the view, for every seat of every change; the
 server tests compare rebuilt views with ``==``, which a tuple would fail.)
+
+The story of the deal (story.py) adds the plays so far, the hands left at its end, and what was
+played in this seat's name while its player was away.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 from engine import Game
 
+from . import story
 from .autopilot import auto_marks
 
 View = dict[str, Any]
@@ -34,4 +38,5 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     view["deadlines"] = deadlines
     view["deadline"] = max((deadlines[s] for s in pending if deadlines[s] is not None), default=None)
     view["autoplay"] = None if seat is None else live["autoplay"][seat]
+    story.add_to_view(view, room, game, seat)
     return view
