@@ -67,7 +67,8 @@ def _entry(game: Game, seat: int, action: dict[str, Any], by: str) -> Entry | No
     if kind == "pass":
         return {"seat": seat, "type": "pass", "by": by}
     if kind == "return":
-        return {"seat": seat, "type": "return", "card": action["card"], "by": by}
+        to = next(r["to"] for r in reversed(game.tribute["returns"]) if r["from"] == seat)
+        return {"seat": seat, "type": "return", "card": action["card"], "to": to, "by": by}
     if kind != "play":
         return None
     cards, ranks = lay_out(action["kind"], action["value"], action["cards"], game.level)
