@@ -23,7 +23,7 @@ export function yourTurn(view) {
 
 /** The cues a change of view calls for, in order; none for the first view (a page just opened). */
 export function cuesFor(before, after) {
-  if (!before?.phase || !after?.phase) return [];
+  if (!before || !after?.phase) return [];
   const cues = [];
   if (newMoves(before, after).some((m) => m.type === "play" && BOMBS.has(m.kind))) cues.push("bomb");
   if (OVER.has(after.phase) && !(OVER.has(before.phase) && before.deal === after.deal)) cues.push("deal_end");

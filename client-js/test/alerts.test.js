@@ -7,6 +7,7 @@ const view = (over) => ({ seat: 0, deal: 1, phase: "play", turn: 1, history: [],
 
 test("cues: your turn, a bomb, a deal's end; nothing for the first view", () => {
   assert.deepEqual(cuesFor(null, view({ turn: 0 })), []);
+  assert.deepEqual(cuesFor({}, view({ turn: 0 })), ["turn"], "the game starts (the lobby's view is {}) on your turn");
   assert.deepEqual(cuesFor(view({ turn: 3 }), view({ turn: 0 })), ["turn"]);
   assert.deepEqual(cuesFor(view({ turn: 0 }), view({ turn: 0 })), [], "still your turn: no second ring");
   const bomb = { seat: 3, type: "play", kind: "bomb", cards: [1, 2, 3, 4], by: "bot" };
