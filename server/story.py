@@ -15,17 +15,19 @@ for a play and ``[seat, by, -1, card, to]`` for a returned tribute card (``by`` 
 ints cost a fraction of what maps with string keys cost there.
 
 Views carry the moves as maps (docs/protocol.md): ``{"seat", "type": "play", "kind", "value",
-"cards", "by"}`` with the cards in reading order (engine.lay_out), ``"as"`` (the rank each card stands
-for) when a wild card is among them, and ``"lead": true`` on the play that opens a trick; a pass is
-``{"seat", "type": "pass", "by"}``. A room's maps are made once and shared by every seat's view and by
-the views of later versions (``_HISTORIES``), so a view's history diff appends one map per action
-and finds the rest unchanged by identity. Pure functions over the room, no I/O:
-``changes.game_action`` records, ``views.view_for`` reads.
+"cards", "by"}`` with the cards in reading order (engine.lay_out) and ``"as"`` (the rank each card
+stands for) when a wild card is among them; a pass is ``{"seat", "type": "pass", "by"}``. The view's
+``trick`` is the engine's told so, and ``history`` holds the deal's finished tricks: an action appends
+one move to ``trick``, and a trick that ends moves whole to ``history``, once. A room's maps are made
+once and shared by every seat's view and by the views of later versions (``told``), so a diff finds
+them unchanged by identity. Pure functions over the room, no I/O: ``changes.game_action`` records,
+``views.view_for`` reads.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from engine import KINDS, Game, lay_out
@@ -42,9 +44,7 @@ RETURN = -1
 #: how many moves made in a player's name are kept for the summary (the count goes on)
 KEEP_STOOD_IN = 30
 _OVER = ("deal_over", "match_over")
-_CACHED_ROOMS = 4096
-#: room code -> (level, the rows seen, their maps): the history maps shared between views
-_HISTORIES: OrderedDict[str, tuple[int, list[Row], list[Entry]]] = OrderedDict()
+_CACHED_ROOMS = 4096  # rooms whose told moves are kept (the views of rooms with players here)
 
 
 def _new_story(deal: int, stood_in: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -101,40 +101,64 @@ def entry(row: Row, level: int) -> Entry:
     shown: Entry = {"seat": seat, "type": "play", "kind": kind, "value": value, "cards": cards, "by": by}
     if (level - 2) * 4 + 1 in cards:  # a wild card: say what each card stands for
         shown["as"] = ranks
-    if row[4]:
-        shown["lead"] = True
     return shown
 
 
-def history(room: Room, game: Game) -> list[Entry]:
-    """The deal's moves as maps, made once per row: the maps of rows seen before are reused."""
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a room's views show of its rows; its lists are never changed, only replaced, so views
+    of later versions (and every seat's) share them and a diff finds them unchanged by identity."""
+
+    level: int
+    rows: list[Row]
+    tricks: list[list[Entry]]  # the tricks before the last lead
+    last: list[Entry]  # the moves since the last lead (the trick under way, or just won)
+
+
+#: room code -> what its views show of its rows, shared between views
+_TOLD: OrderedDict[str, Told] = OrderedDict()
+
+
+def told(room: Room, game: Game) -> Told:
+    """The deal's moves as maps in tricks; maps are made once per row, from the room's cached story."""
     story = room.get("story")
-    if not story or story["deal"] != game.deal:
-        return []
-    rows = story["moves"]
+    rows = story["moves"] if story and story["deal"] == game.deal else []
     code = room.get("code", "")
-    seen = _HISTORIES.get(code)
-    if seen is not None and seen[0] == game.level and rows[:len(seen[1])] == seen[1]:
-        entries = seen[2] if len(rows) == len(seen[1]) else seen[2] + [entry(r, game.level)
-                                                                      for r in rows[len(seen[1]):]]
-    else:
-        entries = [entry(r, game.level) for r in rows]
-    _HISTORIES[code] = (game.level, list(rows), entries)
-    _HISTORIES.move_to_end(code)
-    if len(_HISTORIES) > _CACHED_ROOMS:
-        _HISTORIES.popitem(last=False)
-    return list(entries)  # the view's own list: the cached one is never handed out
+    seen = _TOLD.get(code)
+    if seen is None or seen.level != game.level or rows[:len(seen.rows)] != seen.rows:
+        seen = Told(game.level, [], [], [])
+    if len(rows) > len(seen.rows):
+        tricks, last = seen.tricks, seen.last
+        for row in rows[len(seen.rows):]:
+            move = entry(row, game.level)
+            if len(row) > 2 and row[4] and last:  # a lead: the trick before it is over
+                tricks, last = [*tricks, last], [move]
+            else:
+                last = [*last, move]
+        seen = Told(game.level, list(rows), tricks, last)
+    _TOLD[code] = seen
+    _TOLD.move_to_end(code)
+    if len(_TOLD) > _CACHED_ROOMS:
+        _TOLD.popitem(last=False)
+    return seen
 
 
 def add_to_view(view: dict[str, Any], room: Room, game: Game, seat: int | None) -> None:
-    """The story's part of ``seat``'s view: ``history`` and ``leftover`` (public at the table), and
-    ``in_your_name`` (the seat's own, never another seat's or a spectator's)."""
+    """The story's part of ``seat``'s view: ``trick`` told (who made each move, its cards as read),
+    ``history`` and ``leftover`` (public at the table), and ``in_your_name`` (the seat's own, never
+    another seat's or a spectator's)."""
     story = room.get("story")
-    view["history"] = history(room, game)
+    moves = told(room, game)
+    under_way = len(view["trick"])
+    if under_way and under_way == len(moves.last):
+        view["trick"] = moves.last
+        view["history"] = moves.tricks
+    else:  # the trick just won is history (or a room's story began mid-deal: the engine's trick stays)
+        view["history"] = [*moves.tricks, moves.last] if moves.last and not under_way else moves.tricks
     view["leftover"] = [game.hand(s) for s in range(4)] if game.phase in _OVER else None
     box = story["stood_in"][seat] if story and seat is not None else None
     view["in_your_name"] = None if not box or not box["n"] else {
         "n": box["n"], "moves": [{**entry(m[2:], m[1]), "deal": m[0]} for m in box["moves"]]}
 
 
-__all__ = ["begin", "record", "history", "add_to_view", "entry", "BY", "KEEP_STOOD_IN"]
+__all__ = ["begin", "record", "told", "add_to_view", "entry", "Told", "BY", "KEEP_STOOD_IN"]

@@ -49,31 +49,26 @@ export function playLabel(move) {
   return t(SEQUENCES.has(kind) ? "playSeq" : TEMPLATES[kind] || "playSeq", vars);
 }
 
-/** The history split into tricks (a trick opens with the move marked `lead`). */
-export function tricksOf(history) {
-  const tricks = [];
-  for (const move of history || []) {
-    if (move.lead || !tricks.length) tricks.push([]);
-    tricks[tricks.length - 1].push(move);
-  }
-  return tricks;
+/** The deal's tricks so far: the finished ones (the view's `history`), then the one under way. */
+export function tricksOf(view) {
+  const trick = view.trick || [];
+  return [...(view.history || []), ...(trick.length ? [trick] : [])];
 }
 
 /**
- * What the table shows of the trick: each seat's last move and the play on top, as the history lays
- * them out. Once a trick is won it stays on the table (`previous`) until the next play opens another.
+ * What the table shows of the trick: each seat's last move and the play on top, laid out as read. Once
+ * a trick is won it stays on the table (`previous`) until the next play opens another.
  */
 export function tableMoves(view) {
-  if (!view.history) return { moves: lastMoves(view.trick), top: view.top ? { ...view.top, type: "play" } : null, previous: false };
-  const tricks = tricksOf(view.history);
-  const previous = view.phase === "play" && !(view.trick || []).length && tricks.length > 0;
-  const shown = previous || (view.trick || []).length ? tricks[tricks.length - 1] || [] : [];
+  const history = view.history || [];
+  const previous = view.phase === "play" && !(view.trick || []).length && history.length > 0;
+  const shown = previous ? history[history.length - 1] : view.trick || [];
   const plays = shown.filter((m) => m.type === "play");
   return { moves: lastMoves(shown), top: plays[plays.length - 1] || null, previous };
 }
 
-/** The moves added to the history between two views of the same deal ([] across deals). */
+/** The moves made between two views of the same deal ([] across deals). */
 export function newMoves(before, after) {
-  if (!before?.history || !after?.history || before.deal !== after.deal) return [];
-  return after.history.slice(before.history.length);
+  if (!before?.phase || !after?.phase || before.deal !== after.deal) return [];
+  return tricksOf(after).flat().slice(tricksOf(before).flat().length);
 }

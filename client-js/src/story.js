@@ -75,7 +75,7 @@ export function leftoverBlock(view) {
 /** The deal's tricks in order, in a drawer over the table (a sheet from below on phones). */
 export function historyDrawer(view) {
   if (!story.open) return null;
-  const tricks = tricksOf(view.history);
+  const tricks = tricksOf(view);
   return h("aside", { class: "story-drawer", role: "dialog", "aria-label": t("history"), "data-testid": "history" },
     h("header", { class: "story-head" },
       h("h2", { text: t("historyTitle", { n: view.deal }) }),

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { Sounds, cuesFor, titleFor, yourTurn } from "../src/alerts.js";
 import { setLang } from "../src/i18n.js";
 
-const view = (over) => ({ seat: 0, deal: 1, phase: "play", turn: 1, history: [], return_choices: [], ...over });
+const view = (over) => ({ seat: 0, deal: 1, phase: "play", turn: 1, history: [], trick: [], return_choices: [], ...over });
 
 test("cues: your turn, a bomb, a deal's end; nothing for the first view", () => {
   assert.deepEqual(cuesFor(null, view({ turn: 0 })), []);
@@ -11,7 +11,7 @@ test("cues: your turn, a bomb, a deal's end; nothing for the first view", () => 
   assert.deepEqual(cuesFor(view({ turn: 3 }), view({ turn: 0 })), ["turn"]);
   assert.deepEqual(cuesFor(view({ turn: 0 }), view({ turn: 0 })), [], "still your turn: no second ring");
   const bomb = { seat: 3, type: "play", kind: "bomb", cards: [1, 2, 3, 4], by: "bot" };
-  assert.deepEqual(cuesFor(view({ turn: 3 }), view({ turn: 0, history: [bomb] })), ["bomb", "turn"]);
+  assert.deepEqual(cuesFor(view({ turn: 3 }), view({ turn: 0, trick: [bomb] })), ["bomb", "turn"]);
   const over = view({ phase: "deal_over", turn: null });
   assert.deepEqual(cuesFor(view(), over), ["deal_end"]);
   assert.deepEqual(cuesFor(over, over), []);

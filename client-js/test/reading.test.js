@@ -38,32 +38,32 @@ test("other kinds: ranks as read, tens spaced, jokers by name", () => {
   setLang("zh");
 });
 
-const history = [
-  play(0, "single", [4], { lead: true }), play(1, "single", [8]), pass(2), pass(3), pass(0),
-  play(1, "pair", [12, 13], { lead: true, by: "away" }),
-];
+const won = [play(0, "single", [4]), play(1, "single", [8]), pass(2), pass(3), pass(0)];
+const lead = play(1, "pair", [12, 13], { by: "away" });
 
-test("the history splits into tricks at each lead", () => {
-  assert.deepEqual(tricksOf(history).map((t) => t.length), [5, 1]);
-  assert.deepEqual(tricksOf([]), []);
+test("the deal's tricks: the finished ones, then the one under way", () => {
+  assert.deepEqual(tricksOf({ history: [won], trick: [lead] }), [won, [lead]]);
+  assert.deepEqual(tricksOf({ history: [won], trick: [] }), [won]);
+  assert.deepEqual(tricksOf({}), []);
 });
 
 test("a trick just won stays on the table until the next play", () => {
-  const won = history.slice(0, 5);
-  const shown = tableMoves({ phase: "play", history: won, trick: [] });
+  const shown = tableMoves({ phase: "play", history: [won], trick: [] });
   assert.equal(shown.previous, true);
   assert.equal(shown.top, won[1]);
   assert.equal(shown.moves[0], won[4]);
-  const next = tableMoves({ phase: "play", history, trick: [{ seat: 1 }] });
+  const next = tableMoves({ phase: "play", history: [won], trick: [lead] });
   assert.equal(next.previous, false);
-  assert.equal(next.top, history[5]);
-  assert.deepEqual(next.moves.filter(Boolean), [history[5]]);
+  assert.equal(next.top, lead);
+  assert.deepEqual(next.moves.filter(Boolean), [lead]);
   assert.equal(tableMoves({ phase: "return", history: [], trick: [] }).top, null);
+  assert.equal(tableMoves({ phase: "deal_over", history: [won], trick: [] }).top, null);
 });
 
-test("new moves are those appended in the same deal", () => {
-  const before = { deal: 1, history: history.slice(0, 4) };
-  assert.deepEqual(newMoves(before, { deal: 1, history }), history.slice(4));
-  assert.deepEqual(newMoves(before, { deal: 2, history: [] }), []);
-  assert.deepEqual(newMoves(null, { deal: 1, history }), []);
+test("new moves are those made in the same deal, across a trick's end", () => {
+  const before = { phase: "play", deal: 1, history: [], trick: won.slice(0, 3) };
+  assert.deepEqual(newMoves(before, { phase: "play", deal: 1, history: [won], trick: [] }), won.slice(3));
+  assert.deepEqual(newMoves(before, { phase: "play", deal: 1, history: [won], trick: [lead] }), [...won.slice(3), lead]);
+  assert.deepEqual(newMoves(before, { phase: "return", deal: 2, history: [], trick: [] }), []);
+  assert.deepEqual(newMoves(null, { phase: "play", deal: 1, history: [won], trick: [] }), []);
 });

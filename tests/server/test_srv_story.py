@@ -49,16 +49,22 @@ def assert_history_is_the_log(history: Moves, records: Moves, level: int) -> Non
             assert ("as" in entry) == (wild in action["cards"])
 
 
-def assert_leads_open_tricks(seed: int, history: Moves) -> None:
-    """``lead`` is on exactly the plays of the first deal that open a trick (replayed by the engine)."""
+def told(view: dict[str, Any]) -> Moves:
+    """Every move the view tells of, in order: the finished tricks, then the one under way."""
+    return [m for trick in view["history"] for m in trick] + view["trick"]
+
+
+def assert_tricks_are_the_engines(seed: int, view: dict[str, Any]) -> None:
+    """Each of the history's tricks ends where the engine's trick ended (replayed from the first deal)."""
     game = Game.new(seed)
-    for entry in history:
-        action = {"type": entry["type"]}
-        if entry["type"] == "play":
-            action.update(cards=entry["cards"], kind=entry["kind"], value=entry["value"])
-        game.apply(entry["seat"], action)
-        opened = entry["type"] == "play" and len(game.trick) == 1
-        assert entry.get("lead", False) == opened
+    for trick in [*view["history"], view["trick"]]:
+        for i, move in enumerate(trick):
+            action = {"type": move["type"]}
+            if move["type"] == "play":
+                action.update(cards=move["cards"], kind=move["kind"], value=move["value"])
+            game.apply(move["seat"], action)
+            assert (game.trick == []) == (trick is not view["trick"] and i == len(trick) - 1)
+    assert len(game.trick) == len(view["trick"])
 
 
 async def test_a_deal_with_a_dropout_tells_its_story(server, aredis):
@@ -73,14 +79,14 @@ async def test_a_deal_with_a_dropout_tells_its_story(server, aredis):
     await play_until(store, code, {0: host, 1: away}, rng, lambda g: len(g.played) >= 12)
     await away.close()
     await play_until(store, code, {0: host}, rng, lambda g: g.phase in OVER or sum(
-        1 for m in host.view["history"] if m["seat"] == 1 and m["by"] == "away") >= 2)
+        1 for m in told(host.view) if m["seat"] == 1 and m["by"] == "away") >= 2)
     # the history in every view is the log's plays and passes, in order, with who made them
     version, room, game = await game_at(store, code)
     for c in (host, watcher):
         await c.wait_version(version)
-    history = host.view_at(version)["history"]
+    history = told(host.view_at(version))
     assert_history_is_the_log(history, await deal_records(store, code, version), game.level)
-    assert watcher.view_at(version)["history"] == history
+    assert told(watcher.view_at(version)) == history
     # what was played in seat 1's name is for seat 1 alone
     assert view_for(room, game, 1)["in_your_name"] is not None
     assert all(view.get("in_your_name") is None for c in (host, watcher) for _v2, view in c.history)
@@ -107,8 +113,8 @@ async def test_a_deal_with_a_dropout_tells_its_story(server, aredis):
     version, room, game = await play_until(store, code, {0: host, 1: back}, rng, lambda g: g.phase in OVER)
     for c in (host, back, watcher):
         await c.wait_version(version)
-    assert_history_is_the_log(host.view["history"], await deal_records(store, code, version), game.level)
-    assert_leads_open_tricks(seed, host.view["history"])
+    assert_history_is_the_log(told(host.view), await deal_records(store, code, version), game.level)
+    assert_tricks_are_the_engines(seed, host.view)
     # at the deal's end every seat's leftover cards are on the table, as the replayed game holds them
     hands = (await replayed(store, code)).hands
     assert [sorted(h) for h in host.view["leftover"]] == [sorted(h) for h in hands]
@@ -117,12 +123,12 @@ async def test_a_deal_with_a_dropout_tells_its_story(server, aredis):
     # the next deal starts a new story
     await host.request({"type": "next_deal"})
     await host.wait(lambda: host.view["deal"] == 2)
-    assert host.view["history"] == [] and host.view["leftover"] is None
+    assert host.view["history"] == [] and host.view["trick"] == [] and host.view["leftover"] is None
     for c in (host, back, watcher):
         await c.close()
 
 
-async def test_each_action_appends_one_entry_to_the_history(server, aredis):
+async def test_each_action_adds_one_move_and_a_finished_trick_moves_to_the_history_once(server, aredis):
     store = Store(aredis)
     code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=4)
     host = clients[0]
@@ -131,10 +137,13 @@ async def test_each_action_appends_one_entry_to_the_history(server, aredis):
     began = next(i for i, m in enumerate(host.messages)  # the diff from the lobby's {} to the game
                  if m["type"] == "diff" and ["+", "/history", []] in m["ops"])
     diffs = [m for m in host.messages[began + 1:] if m["type"] == "diff" and m["ops"]]
-    assert len(diffs) >= 8
-    for d in diffs:  # never the whole history again: one appended entry per change
-        story_ops = [op for op in d["ops"] if op[1].startswith("/history")]
-        assert [op[:2] for op in story_ops] == [["+", "/history/-"]], d["ops"]
+    ended = 0
+    for d in diffs:  # never the whole history again: one move, or one finished trick
+        told = [op[:2] for op in d["ops"] if op[1].startswith(("/history", "/trick"))]
+        assert told in ([["+", "/trick/-"]], [["=", "/trick"], ["+", "/history/-"]]), d["ops"]
+        ended += told[0][0] == "="
+    assert len(diffs) >= 8 and ended >= 2
+    assert all(m["by"] for trick in host.view["history"] for m in trick)
     await host.close()
 
 
@@ -144,7 +153,7 @@ async def test_timer_plays_are_summed_up_only_for_a_player_who_was_gone(server, 
                                               grace=60)
     host = clients[0]
     # at the table: the timer plays for seat 0, marked in the history, but no summary (the player saw it)
-    await host.wait(lambda: any(m["by"] == "timer" for m in host.view["history"]), timeout=20)
+    await host.wait(lambda: any(m.get("by") == "timer" for m in told(host.view)), timeout=20)
     assert host.view["in_your_name"] is None
     await host.close()
     # gone (within the grace period): the timer's plays are kept for the player's return

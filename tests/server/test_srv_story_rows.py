@@ -38,7 +38,8 @@ def test_rows_are_ints_and_the_maps_say_what_the_engine_logged():
     for row in room["story"]["moves"]:
         assert all(type(x) is int for x in row)
     room = decode(encode(room))  # as stored
-    history = story.history(room, game)
+    told = story.told(room, game)
+    history = [m for trick in told.tricks for m in trick] + told.last
     assert len(history) == len(actions)
     wild = (game.level - 2) * 4 + 1
     for entry, (seat, action) in zip(history, actions, strict=True):
@@ -47,7 +48,12 @@ def test_rows_are_ints_and_the_maps_say_what_the_engine_logged():
             assert (entry["kind"], entry["value"]) == (action["kind"], action["value"])
             assert Counter(entry["cards"]) == Counter(action["cards"])
             assert ("as" in entry) == (wild in action["cards"])
-    assert sum(1 for e in history if e.get("lead")) >= 2
+    assert len(told.tricks) >= 2 and all(trick[0]["type"] == "play" for trick in told.tricks)
+
+
+def told_moves(room: dict, game: Game) -> list[dict]:
+    told = story.told(decode(encode(room)), game)  # as stored
+    return [m for trick in told.tricks for m in trick] + told.last
 
 
 def test_the_maps_are_made_once_and_shared_by_later_versions():
@@ -55,19 +61,18 @@ def test_the_maps_are_made_once_and_shared_by_later_versions():
     room = new_room("ROWS02", game)
     rng = random.Random(2)
     play(room, game, rng, 10)
-    first = story.history(decode(encode(room)), game)
+    first = told_moves(room, game)
     play(room, game, rng, 3)
-    later = story.history(decode(encode(room)), game)
+    later = told_moves(room, game)
     assert len(later) == len(first) + 3
     assert all(a is b for a, b in zip(first, later[:len(first)], strict=True))
-    assert later is not story.history(decode(encode(room)), game)  # each view has its own list
     # another room under the same code (or a stale copy) gets maps of its own rows, not the cached ones
     other_game = Game.new(13)
     other = new_room("ROWS02", other_game)
-    play(other, other_game, random.Random(3), 5)
-    mine = story.history(other, other_game)
-    assert [e["cards"] for e in mine if e["type"] == "play"] == [
+    played = play(other, other_game, random.Random(3), 5)
+    assert [m["cards"] for m in told_moves(other, other_game) if m["type"] == "play"] == [
         story.entry(r, other_game.level)["cards"] for r in other["story"]["moves"] if len(r) > 2]
+    assert len(told_moves(other, other_game)) == len(played)
 
 
 def test_a_long_absence_keeps_the_last_moves_and_the_count():
@@ -84,12 +89,13 @@ def test_a_long_absence_keeps_the_last_moves_and_the_count():
     box = room["story"]["stood_in"][seat]
     assert made > story.KEEP_STOOD_IN and game.phase == "play"
     assert box["n"] == made and len(box["moves"]) == story.KEEP_STOOD_IN
-    view: dict = {}
+    view = game.view(seat)
     story.add_to_view(view, room, game, seat)
     assert view["in_your_name"]["n"] == made
     assert {m["by"] for m in view["in_your_name"]["moves"]} == {"away"}
     assert all(m["deal"] == 1 for m in view["in_your_name"]["moves"])
     for other in (None, (seat + 1) % 4):
+        view = game.view(other)
         story.add_to_view(view, room, game, other)
         assert view["in_your_name"] is None
     # the player acts again: the summary is done with
