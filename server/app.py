@@ -605,8 +605,7 @@ class GameServer:
             return False
         conn.hello = True
         await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}", time=time.time(),
-                                     fixed_seeds=self.config.fixed_seeds, invite=self.invite,
-                                     invite_local=all(links.is_local(u) for u in self.invite)))
+                                     fixed_seeds=self.config.fixed_seeds, invite=self.invite))
         return {"protocol": P.PROTOCOL_VERSION}
 
     async def on_create(self, conn: Conn, msg: P.Create) -> dict[str, Any]:

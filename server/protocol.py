@@ -205,7 +205,6 @@ class Welcome(_Msg):
     time: float | None = None
     fixed_seeds: bool = False  # this server lets ``create`` fix the shuffle (a test or replay server)
     invite: list[str] = Field(default_factory=list)  # base URLs friends can open, best first (links.py)
-    invite_local: bool = False  # every one of them is a loopback address: only this machine can open it
 
 
 class Ack(_Msg):
