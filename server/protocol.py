@@ -112,7 +112,7 @@ class AddAi(_ClientMsg):
 
 
 class Lock(_ClientMsg):
-    """The host locks the table (bots keep their seats, newcomers may only watch) or opens it again."""
+    """The host locks the table (bots keep their seats: no newcomer takes them over) or opens it again."""
 
     type: Literal["lock"]
     on: bool

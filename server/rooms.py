@@ -164,7 +164,7 @@ def _open_seat(room: dict[str, Any]) -> int:
 
 
 def set_locked(room: dict[str, Any], by_seat: int | None, locked: bool) -> None:
-    """The host locks the table (bots keep their seats: newcomers may only watch) or opens it again."""
+    """The host locks the table (bots keep their seats: no newcomer takes them over) or opens it again."""
     if by_seat is None or room["host"] != by_seat:
         raise RoomError("not_host", "only the host may lock or unlock the table")
     room["locked"] = locked

@@ -35,7 +35,7 @@ export const TEXT = {
     invite: "邀请", close: "关闭", qrAlt: "邀请链接的二维码", scanToJoin: "手机扫码加入", otherAddresses: "其他地址",
     inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
-    lockTable: "锁定牌桌：机器人不再让座，新来的人只能观战", tableLocked: "房主已锁定牌桌：新来的人只能观战",
+    lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
     tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", emptyBotAtStart: "空位 · 开始时补机器人",
     kinds: {
       single: "单张", pair: "对子", triple: "三张", full_house: "三带二", straight: "顺子", tube: "三连对",
@@ -96,8 +96,8 @@ export const TEXT = {
     otherAddresses: "Other addresses",
     inviteLocal: "Only this computer can open this link. For friends on your network, start the server with "
       + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",
-    lockTable: "Lock the table: bots keep their seats, newcomers can only watch",
-    tableLocked: "The host locked the table: newcomers can only watch",
+    lockTable: "Lock the table: bots keep their seats (newcomers can still watch)",
+    tableLocked: "The host locked the table: bots keep their seats",
     tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", emptyBotAtStart: "empty · a bot at the start",
     kinds: {
       single: "single", pair: "pair", triple: "triple", full_house: "full house", straight: "straight",
