@@ -729,12 +729,7 @@ class GameServer:
 
     async def on_lock(self, conn: Conn, msg: P.Lock) -> dict[str, Any]:
         code, seat = self._in_room(conn)
-
-        def change(room: dict[str, Any]) -> Change:
-            rooms.set_locked(room, seat, msg.on)
-            return Change({"kind": "room", "type": "lock", "on": msg.on}, {}, None)
-
-        version, _ = await self.mutate(code, self._as_holder(conn, change))
+        version, _ = await self.mutate(code, self._as_holder(conn, lambda room: C.lock(room, seat, msg.on)))
         return {"version": version, "locked": msg.on}
 
     async def on_start(self, conn: Conn, msg: P.Start) -> dict[str, Any]:

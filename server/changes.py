@@ -83,6 +83,12 @@ def join(room: Room, nickname: str, seat: int | None, token_hash: str, now: floa
     return Change(record, {"seat": seat}, None)
 
 
+def lock(room: Room, by_seat: int | None, on: bool) -> Change:
+    """The host locks the table (bots keep their seats) or opens it again."""
+    rooms.set_locked(room, by_seat, on)
+    return Change({"kind": "room", "type": "lock", "on": on}, {}, None)
+
+
 def start_game(room: Room, by_seat: int | None, connected: list[bool], seed: int, now: float) -> Change:
     """The host starts the match (bots take the seats still empty, if the room says so); seats whose
     player is not connected yet count as gone from now."""
