@@ -24,7 +24,13 @@ let enteredFromApp = false; // whether Back can simply go back in the history
 export function rulesRoute() {
   const m = ROUTE.exec(location.hash);
   if (!m) return null;
-  return { id: m[1] ? PREFIX + decodeURIComponent(m[1]) : null };
+  let id = null;
+  try {
+    id = m[1] ? PREFIX + decodeURIComponent(m[1]) : null;
+  } catch {
+    // a mangled address (#rules-%E4): the top of the page
+  }
+  return { id };
 }
 
 function rulesHref(anchor) {

@@ -47,7 +47,13 @@ def open_preset_rules(page, preset: str) -> str:
 def test_the_preset_choice_opens_its_section_of_the_rules_in_both_languages(browser, live_server):
     ctx = browser.new_context(viewport=PHONE)
     page = ctx.new_page()
-    page.goto(live_server + "/")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # an address straight to the page (here a mangled one) opens it; Back leaves it for the lobby
+    page.goto(live_server + "/#rules-%E4")
+    page.wait_for_selector("[data-testid=rules-doc]")
+    page.click("[data-testid=rules-back]")
+    page.wait_for_selector("[data-testid=create-form]")
     options = page.locator("[data-testid=preset] option").evaluate_all("els => els.map(e => e.value)")
     assert options == list(PRESETS)
 
@@ -81,6 +87,7 @@ def test_the_preset_choice_opens_its_section_of_the_rules_in_both_languages(brow
     page.click("[data-testid=rules-back]")
     page.wait_for_selector("[data-testid=create-form]")
     assert page.locator("[data-testid=create]").inner_text() == "创建房间"
+    assert errors == []
     ctx.close()
 
 
