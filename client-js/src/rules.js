@@ -39,7 +39,8 @@ function rulesHref(anchor) {
 
 function article(lang) {
   if (!rendered[lang]) {
-    const el = h("article", { class: "rules-doc", lang: lang === "zh" ? "zh-CN" : "en", "data-testid": "rules-doc" });
+    const el = h("article", { class: "rules-doc", lang: lang === "zh" ? "zh-CN" : "en", "data-testid": "rules-doc",
+      "data-static": `rules-${lang}` });
     el.innerHTML = renderMarkdown(SOURCES[lang], PREFIX, OTHER_DOC);
     rendered[lang] = el;
   }
