@@ -5,9 +5,9 @@ import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, lastMoves, positions, secondsLeft, teamOf } from "./present.js";
+import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
-const PRESETS = ["standard", "national2017", "huaian", "nanjing", "competition2020", "club"];
 const TIMERS = [0, 10, 15, 20, 30, 60];
 const BOT_DELAYS = [0, 0.5, 1, 2];
 const SORT_MODES = ["rank", "suit", "plays"];
@@ -262,8 +262,11 @@ function lobbyScreen() {
     onsubmit: (e) => { e.preventDefault(); createRoom(); } },
     h("h2", { text: t("create") }),
     field(t("nickname"), nicknameInput()),
-    field(t("preset"), h("select", { name: "preset", "data-testid": "preset", onchange: (e) => (choices.preset = e.target.value) },
-      PRESETS.map((p) => h("option", { value: p, selected: p === choices.preset, text: tIn("presets", p) })))),
+    field(t("preset"), h("span", { class: "preset-pick" },
+      h("select", { name: "preset", "data-testid": "preset", onchange: (e) => { choices.preset = e.target.value; render(); } },
+        PRESETS.map((p) => h("option", { value: p, selected: p === choices.preset, text: tIn("presets", p) }))),
+      presetLink(choices.preset))),
+    presetNote(choices.preset),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "bots", checked: choices.bots, "data-testid": "fill-bots",
       onchange: (e) => (choices.bots = e.target.checked) }),
       h("span", { text: t("bots") })),
@@ -756,11 +759,13 @@ function render() {
   const bar = h("header", { class: "topbar" },
     h("h1", {}, h("span", { class: "logo", "aria-hidden": "true", text: "♠♥" }), t("title")),
     ui.room ? h("span", { class: "code-small", "data-testid": "header-code", text: ui.room.code }) : null,
+    rulesButton(),
     h("button", { class: "small lang", "data-testid": "lang", lang: currentLang() === "zh" ? "en" : "zh",
       onclick: () => { toggleLang(); render(); } }, t("language")),
     ui.room ? h("button", { class: "small", onclick: leave, "data-testid": "leave" }, t("leave")) : null);
   let screen;
-  if (view) screen = tableScreen(view);
+  if (rulesRoute()) screen = rulesScreen();
+  else if (view) screen = tableScreen(view);
   else if (ui.room) screen = roomLobby();
   else screen = lobbyScreen();
   const lobbyMessage = !view && ui.message
@@ -822,7 +827,7 @@ document.addEventListener("keydown", (e) => {
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return;
   const view = tableView();
-  if (!view || view.seat === null || view.seat === undefined) return;
+  if (!view || view.seat === null || view.seat === undefined || rulesRoute()) return;
   const onCard = e.target.classList?.contains("card") && !!e.target.closest("[data-testid=hand]");
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const focusedKey = onCard ? e.target.dataset.key : null;
@@ -892,5 +897,6 @@ document.addEventListener("visibilitychange", () => {
 conn.connect();
 setInterval(tick, 250);
 render();
+watchRules(render);
 
 globalThis.guandan = { ui, conn, render };
