@@ -105,11 +105,12 @@ def raise_open_files_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-async def run(args: argparse.Namespace, redis_url: str) -> None:
-    config = Config(
+def config_from_args(args: argparse.Namespace) -> Config:
+    return Config(
         host=args.host,
         port=args.port,
-        client_dir=Path(args.client_dir) if args.client_dir else None,
+        # resolved: a relative --client-dir must not make every file fail the path-containment check
+        client_dir=Path(args.client_dir).resolve() if args.client_dir else None,
         room_ttl=args.room_ttl,
         rate=args.rate,
         burst=args.burst,
@@ -117,6 +118,10 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
         hard_max_frame=max(args.max_frame * 64, 1024 * 1024),
         fixed_seeds=args.allow_fixed_seeds,
     )
+
+
+async def run(args: argparse.Namespace, redis_url: str) -> None:
+    config = config_from_args(args)
     redis = open_redis(redis_url)
     try:
         await redis.ping()
