@@ -115,11 +115,12 @@ def raise_open_files_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-async def run(args: argparse.Namespace, redis_url: str) -> None:
-    config = Config(
+def config_from_args(args: argparse.Namespace) -> Config:
+    return Config(
         host=args.host,
         port=args.port,
-        client_dir=Path(args.client_dir) if args.client_dir else None,
+        # resolved: a relative --client-dir must not make every file fail the path-containment check
+        client_dir=Path(args.client_dir).resolve() if args.client_dir else None,
         room_ttl=args.room_ttl,
         rate=args.rate,
         burst=args.burst,
@@ -128,6 +129,10 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
         fixed_seeds=args.allow_fixed_seeds,
         public_url=args.public_url,
     )
+
+
+async def run(args: argparse.Namespace, redis_url: str) -> None:
+    config = config_from_args(args)
     redis = open_redis(redis_url)
     try:
         await redis.ping()

@@ -31,7 +31,7 @@ export const TEXT = {
     needNickname: "请先填写昵称", needCode: "请填写 6 位房间号", needCards: "先点选要出的牌",
     chooseReading: "这几张牌有几种打法，选一种（1–9 键，Enter 选第一种）", cancel: "取消",
     shortcuts: "键盘：←/→ 移动 · 空格 选牌 · ↑/↓ 选中/放下 · Enter 出牌 · P 过 · S 建议 · R 整理 · A 自动出牌 · Esc 取消",
-    seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出",
+    seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出", rules: "规则", back: "返回",
     invite: "邀请", close: "关闭", qrAlt: "邀请链接的二维码", scanToJoin: "手机扫码加入", otherAddresses: "其他地址",
     inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
@@ -44,6 +44,15 @@ export const TEXT = {
     presets: {
       standard: "标准", national2017: "2017 全国竞技规则", huaian: "淮安", nanjing: "南京",
       competition2020: "2020 AI 竞赛", club: "俱乐部规则",
+    },
+    // one line per preset under the create form's choice; the full text is docs/rules.zh.md
+    presetNotes: {
+      standard: "默认规则：打A不限次数；还贡为 10 及以下、不是级牌的牌。",
+      national2017: "2017 全国统一竞技规则：打A三次不过退回 2；还贡为 10 及以下（级牌也可以）。",
+      huaian: "淮安打法：打A三次不过退回 2；还贡不限大小。",
+      nanjing: "南京打法：打A两次不过退回 2；还贡为 10 及以下（级牌也可以）。",
+      competition2020: "2020 AI 竞赛平台：只有打本方 A 时双上才算过A；打A两次不过退回 2。",
+      club: "俱乐部规则：连续末游、连续双下要降级，连续头游有奖励；还给队友的牌须小于级牌。",
     },
     errors: {
       not_your_turn: "还没轮到你", not_your_cards: "这些牌不在你手里", not_a_play: "不是合法牌型",
@@ -91,7 +100,7 @@ export const TEXT = {
     cancel: "Cancel",
     shortcuts: "Keys: ←/→ move · Space select · ↑/↓ raise/lower · Enter play · P pass · S suggest · R sort · A auto-play · Esc clear",
     seatsEmptyHint: "Fill empty seats with bots, or keep them for an external AI", settings: "Settings",
-    leader: "leads",
+    leader: "leads", rules: "Rules", back: "Back",
     invite: "Invite", close: "Close", qrAlt: "QR code of the invite link", scanToJoin: "Scan with a phone to join",
     otherAddresses: "Other addresses",
     inviteLocal: "Only this computer can open this link. For friends on your network, start the server with "
@@ -106,6 +115,15 @@ export const TEXT = {
     presets: {
       standard: "Standard", national2017: "National 2017", huaian: "Huai'an", nanjing: "Nanjing",
       competition2020: "Competition 2020", club: "Club rules",
+    },
+    // one line per preset under the create form's choice; the full text is docs/rules.md
+    presetNotes: {
+      standard: "The default: unlimited A attempts; return a card of 10 or lower that is not the level rank.",
+      national2017: "2017 national rules: back to 2 after three failed A attempts; return 10 or lower.",
+      huaian: "Huai'an: back to 2 after three failed A attempts; any card may be returned.",
+      nanjing: "Nanjing: back to 2 after two failed A attempts; return 10 or lower.",
+      competition2020: "2020 AI platform: A passes only with 1st+2nd at your own A; two attempts, then back to 2.",
+      club: "Club: repeated 4th places and 3rd+4th cost levels, repeated 1st places earn one; club return rule.",
     },
     errors: {},
   },

@@ -6,9 +6,9 @@ import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
 import { inviteOverlay, invitePanel } from "./invite.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, lastMoves, positions, secondsLeft, takenOver, teamOf } from "./present.js";
+import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
-const PRESETS = ["standard", "national2017", "huaian", "nanjing", "competition2020", "club"];
 const TIMERS = [0, 10, 15, 20, 30, 60];
 const BOT_DELAYS = [0, 0.5, 1, 2];
 const SORT_MODES = ["rank", "suit", "plays"];
@@ -282,8 +282,11 @@ function lobbyScreen() {
     onsubmit: (e) => { e.preventDefault(); createRoom(); } },
     h("h2", { text: t("create") }),
     field(t("nickname"), nicknameInput()),
-    field(t("preset"), h("select", { name: "preset", "data-testid": "preset", onchange: (e) => (choices.preset = e.target.value) },
-      PRESETS.map((p) => h("option", { value: p, selected: p === choices.preset, text: tIn("presets", p) })))),
+    field(t("preset"), h("span", { class: "preset-pick" },
+      h("select", { name: "preset", "data-testid": "preset", onchange: (e) => { choices.preset = e.target.value; render(); } },
+        PRESETS.map((p) => h("option", { value: p, selected: p === choices.preset, text: tIn("presets", p) }))),
+      presetLink(choices.preset))),
+    presetNote(choices.preset),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "bots", checked: choices.bots, "data-testid": "fill-bots",
       onchange: (e) => (choices.bots = e.target.checked) }),
       h("span", { text: t("bots") })),
@@ -770,11 +773,13 @@ function render() {
     view ? h("button", { class: "code-small invite", "data-testid": "header-code", title: t("invite"), "aria-label": `${t("invite")} ${ui.room.code}`,
       onclick: () => { ui.inviteOpen = true; render(); } }, ui.room.code)
       : ui.room ? h("span", { class: "code-small", "data-testid": "header-code", text: ui.room.code }) : null,
+    rulesButton(),
     h("button", { class: "small lang", "data-testid": "lang", lang: currentLang() === "zh" ? "en" : "zh",
       onclick: () => { toggleLang(); render(); } }, t("language")),
     ui.room ? h("button", { class: "small", onclick: leave, "data-testid": "leave" }, t("leave")) : null);
   let screen;
-  if (view) screen = tableScreen(view);
+  if (rulesRoute()) screen = rulesScreen();
+  else if (view) screen = tableScreen(view);
   else if (ui.room) screen = roomLobby();
   else screen = lobbyScreen();
   const lobbyMessage = !view && ui.message
@@ -839,7 +844,7 @@ document.addEventListener("keydown", (e) => {
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return;
   const view = tableView();
-  if (!view || view.seat === null || view.seat === undefined) return;
+  if (!view || view.seat === null || view.seat === undefined || rulesRoute()) return;
   const onCard = e.target.classList?.contains("card") && !!e.target.closest("[data-testid=hand]");
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const focusedKey = onCard ? e.target.dataset.key : null;
@@ -909,5 +914,6 @@ document.addEventListener("visibilitychange", () => {
 conn.connect();
 setInterval(tick, 250);
 render();
+watchRules(render);
 
 globalThis.guandan = { ui, conn, render };

@@ -29,13 +29,15 @@ def _newest(*folders: Path) -> float:
 
 @pytest.fixture(scope="session")
 def client_dist() -> Path:
-    """The built client, (re)built when missing or older than its sources (a fresh clone has neither
-    node_modules nor dist: npm ci first)."""
+    """The built client, (re)built when missing or older than its sources, the rules documents it bundles
+    included; npm ci first when node_modules is missing (a fresh clone) or older than the lock file (a
+    dependency was added since)."""
     client = REPO / "client-js"
     dist = client / "dist"
     app = dist / "app.js"
-    if not app.exists() or app.stat().st_mtime < _newest(client / "src", client / "public"):
-        if not (client / "node_modules").is_dir():
+    installed, lock = client / "node_modules" / ".package-lock.json", client / "package-lock.json"
+    if not app.exists() or app.stat().st_mtime < _newest(client / "src", client / "public", REPO / "docs"):
+        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
             subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=client, check=True)
         subprocess.run(["npm", "run", "build"], cwd=client, check=True)
     return dist
