@@ -11,7 +11,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import zxingcpp
 from browser_server import serve_client
+from PIL import Image
 
 pytestmark = pytest.mark.slow
 
@@ -34,9 +36,7 @@ def proxied_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) 
 
 def decode_qr(png: bytes) -> list[str]:
     """What a phone's camera would read from the QR code in a screenshot."""
-    zxingcpp = pytest.importorskip("zxingcpp")
-    image = pytest.importorskip("PIL.Image")
-    return [r.text for r in zxingcpp.read_barcodes(image.open(io.BytesIO(png)))]
+    return [r.text for r in zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))]
 
 
 def host_a_room(browser, base: str) -> tuple[object, str, str]:
