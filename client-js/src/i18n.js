@@ -5,7 +5,7 @@
 export const TEXT = {
   zh: {
     title: "掼蛋", subtitle: "四人两副牌 · 对家搭档", nickname: "昵称", create: "创建房间", join: "加入房间",
-    watch: "观战", code: "房间号", preset: "规则", bots: "空位补机器人", timer: "出牌计时", off: "不计时",
+    watch: "观战", code: "房间号", preset: "规则", bots: "开始时空位补机器人（朋友随时可以接替）", timer: "出牌计时", off: "不计时",
     seconds: "秒", copy: "复制", copyCode: "复制房间号", copyLink: "复制链接", copied: "已复制",
     share: "分享", seat: "座位", empty: "空位", bot: "机器人", ai: "AI", human: "玩家", host: "房主", start: "开始游戏",
     addBot: "+ 机器人", addAi: "+ 外部 AI", removeBot: "移除", aiUrl: "AI 连接地址", aiUrlHint: "让你的 AI 连接这个地址（2020 竞赛协议）",
@@ -32,6 +32,11 @@ export const TEXT = {
     chooseReading: "这几张牌有几种打法，选一种（1–9 键，Enter 选第一种）", cancel: "取消",
     shortcuts: "键盘：←/→ 移动 · 空格 选牌 · ↑/↓ 选中/放下 · Enter 出牌 · P 过 · S 建议 · R 整理 · A 自动出牌 · Esc 取消",
     seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出", rules: "规则", back: "返回",
+    invite: "邀请", close: "关闭", qrAlt: "邀请链接的二维码", scanToJoin: "手机扫码加入", otherAddresses: "其他地址",
+    inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
+      + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
+    lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
+    tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", emptyBotAtStart: "空位 · 开始时补机器人",
     kinds: {
       single: "单张", pair: "对子", triple: "三张", full_house: "三带二", straight: "顺子", tube: "三连对",
       plate: "钢板", bomb: "炸弹", straight_flush: "同花顺", joker_bomb: "天王炸",
@@ -64,7 +69,7 @@ export const TEXT = {
   en: {
     title: "Guandan", subtitle: "Four players, two decks, partners sit opposite", nickname: "Nickname",
     create: "Create room", join: "Join room", watch: "Watch", code: "Room code", preset: "Rules",
-    bots: "Bots in empty seats", timer: "Turn timer", off: "Off", seconds: "s", copy: "Copy",
+    bots: "Bots fill empty seats at the start (friends can take over)", timer: "Turn timer", off: "Off", seconds: "s", copy: "Copy",
     copyCode: "Copy code", copyLink: "Copy link", copied: "Copied", share: "Share", seat: "Seat",
     empty: "empty", bot: "Bot", ai: "AI", human: "Player", host: "host", start: "Start game", addBot: "+ Bot",
     addAi: "+ External AI", removeBot: "Remove", aiUrl: "AI connection URL",
@@ -96,6 +101,13 @@ export const TEXT = {
     shortcuts: "Keys: ←/→ move · Space select · ↑/↓ raise/lower · Enter play · P pass · S suggest · R sort · A auto-play · Esc clear",
     seatsEmptyHint: "Fill empty seats with bots, or keep them for an external AI", settings: "Settings",
     leader: "leads", rules: "Rules", back: "Back",
+    invite: "Invite", close: "Close", qrAlt: "QR code of the invite link", scanToJoin: "Scan with a phone to join",
+    otherAddresses: "Other addresses",
+    inviteLocal: "Only this computer can open this link. For friends on your network, start the server with "
+      + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",
+    lockTable: "Lock the table: bots keep their seats (newcomers can still watch)",
+    tableLocked: "The host locked the table: bots keep their seats",
+    tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", emptyBotAtStart: "empty · a bot at the start",
     kinds: {
       single: "single", pair: "pair", triple: "triple", full_house: "full house", straight: "straight",
       tube: "tube", plate: "plate", bomb: "bomb", straight_flush: "straight flush", joker_bomb: "joker bomb",

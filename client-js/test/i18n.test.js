@@ -32,9 +32,10 @@ test("placeholders are filled, and English is the fallback", () => {
 });
 
 test("every label the client asks for is there", async () => {
-  const { readFile } = await import("node:fs/promises");
-  const source = (await Promise.all(["main.js", "rules.js"].map((f) => readFile(new URL(`../src/${f}`, import.meta.url), "utf8"))))
-    .join("\n");
+  const { readFile, readdir } = await import("node:fs/promises");
+  const dir = new URL("../src/", import.meta.url);
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".js"));
+  const source = (await Promise.all(files.map((f) => readFile(new URL(f, dir), "utf8")))).join("\n");
   const used = new Set([...source.matchAll(/\bt\("(\w+)"/g)].map((m) => m[1]));
   assert.ok(used.size > 50);
   assert.deepEqual([...used].filter((k) => !(k in TEXT.zh) || !(k in TEXT.en)), []);

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from server.lifecycle import stop_process, wait_healthy
+from browser_server import serve_client
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -24,12 +21,6 @@ CHROMIUM_ARGS = [
 
 def _chromium() -> str | None:
     return os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _newest(*folders: Path) -> float:
@@ -54,23 +45,8 @@ def client_dist() -> Path:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> Iterator[str]:
-    """``python -m server`` with no Redis URL: it starts its own Redis, as the README promises."""
-    port = _free_port()
-    data = tmp_path_factory.mktemp("server-data")
-    log = (data / "server.log").open("wb")
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data),
-         "--client-dir", str(client_dist), "--allow-fixed-seeds"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(port, proc, data / "server.log", 30)
+    with serve_client(tmp_path_factory.mktemp("server-data"), client_dist) as base:
         yield base
-    finally:
-        stop_process(proc, 15)
-        log.close()
 
 
 @pytest.fixture(scope="module")
