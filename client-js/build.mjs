@@ -14,6 +14,7 @@ try {
     target: ["es2020"],
     outfile: `${tmp}/app.js`,
     sourcemap: true,
+    loader: { ".md": "text" }, // the rules page bundles docs/rules.md and docs/rules.zh.md
   });
   cpSync("public", tmp, { recursive: true });
   mkdirSync("dist", { recursive: true });

@@ -74,7 +74,6 @@ PRESETS: dict[str, Rules] = {
     "national2017": Rules(name="national2017", a_attempts=3, return_limit=RETURN_TEN_OR_LOWER_ANY_RANK),
     "huaian": Rules(name="huaian", a_attempts=3, return_limit=RETURN_ANY),
     "nanjing": Rules(name="nanjing", a_attempts=2, return_limit=RETURN_TEN_OR_LOWER_ANY_RANK),
-    # The 2020 AI competition platform: standard play, no failed-A limit.
     # The 2020 AI competition platform (COMPETITION_PROTOCOL.md): A passes only with 1st+2nd at the
     # team's own A, and two deals at A without passing fall back to 2.
     "competition2020": Rules(name="competition2020", a_attempts=2, a_pass_needs_double=True),

@@ -4,7 +4,8 @@
 - lobby.png: the start screen and a room's lobby (a guest, a bot, a seat kept for an external AI);
 - table.png: a table mid-deal, a suggestion selected and the turn timer running (phone size);
 - table-desktop.png: the same kind of moment in a desktop window;
-- result.png: the result of a whole deal played on auto-play.
+- result.png: the result of a whole deal played on auto-play;
+- rules.png: the create form's preset choice with its note, and the rules page at that preset.
 
 Starts the real server (``python -m server``, its own embedded Redis) on a free loopback port, drives
 Debian's Chromium (/usr/bin/chromium) with Playwright, then stops the server by its pid. Chinese labels
@@ -214,18 +215,33 @@ def result_shot(browser, base: str, out: Path, viewport: dict, lang: str, scale:
     page.context.close()
 
 
+def rules_shot(browser, base: str, out: Path, viewport: dict, lang: str, scale: float) -> None:
+    page = new_page(browser, viewport, lang, scale)
+    page.goto(base + "/")
+    page.select_option("[data-testid=preset]", "nanjing")
+    settle(page)
+    form = page.locator("[data-testid=create-form]").screenshot()
+    page.click("[data-testid=preset-rules]")
+    page.wait_for_selector("[data-testid=rules-doc]")
+    settle(page)
+    rules = page.screenshot()
+    page.context.close()
+    compose(browser, [form, rules], out / "rules.png", scale)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
     ap.add_argument("--lang", choices=("zh", "en"), default="zh")
     ap.add_argument("--scale", type=float, default=1.5, help="device pixel ratio of the phone screenshots")
-    ap.add_argument("--only", choices=("lobby", "table", "table-desktop", "result"), action="append")
+    ap.add_argument("--only", choices=("lobby", "table", "table-desktop", "result", "rules"), action="append")
     args = ap.parse_args()
     exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     args.out.mkdir(parents=True, exist_ok=True)
     if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip():
         print("warning: no CJK font found (apt-get install fonts-noto-cjk): Chinese labels will not show")
-    shots = {"lobby": lobby_shot, "table": table_shot, "table-desktop": desktop_shot, "result": result_shot}
+    shots = {"lobby": lobby_shot, "table": table_shot, "table-desktop": desktop_shot, "result": result_shot,
+             "rules": rules_shot}
     with tempfile.TemporaryDirectory(prefix="guandan-shots-") as tmp:
         proc, base = start_server(Path(tmp))
         try:

@@ -38,8 +38,8 @@ from engine.bots.words import play_name, play_name_zh
 
 from . import autopilot as ap
 from . import changes as C
+from . import links, rooms
 from . import protocol as P
-from . import rooms
 from .ai_seats import AiSeat
 from .bots import suggestion
 from .changes import Change, ChangeError, NothingToDo
@@ -81,6 +81,7 @@ class Config:
     poll: float = 0.25  # how often each process looks for due rooms (bots, timers, dropouts)
     redis_prefix: str = "gd:"
     fixed_seeds: bool = False  # let ``create`` choose the shuffle's seed (tests and replays only)
+    public_url: str | None = None  # where friends reach the server (a reverse proxy, a domain): links.py
 
 
 ClientError = ChangeError  # an error for one client that changes nothing (not a room or game rule)
@@ -150,6 +151,7 @@ class GameServer:
                                    heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
+        self.invite = links.invite_bases(config.host, config.port, config.public_url)
         self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
             "hello": self.on_hello,
             "create": self.on_create,
@@ -159,6 +161,7 @@ class GameServer:
             "add_bot": self.on_add_bot,
             "remove_bot": self.on_remove_bot,
             "add_ai": self.on_add_ai,
+            "lock": self.on_lock,
             "start": self.on_start,
             "new_match": self.on_new_match,
             "play": self.on_game_action,
@@ -172,6 +175,10 @@ class GameServer:
         }
 
     # ---- lifecycle ------------------------------------------------------------------------------
+
+    def listening(self, port: int) -> None:
+        """The port the server was bound to (``--port 0`` picks one): the invite links name it."""
+        self.invite = links.invite_bases(self.config.host, port, self.config.public_url)
 
     async def start(self) -> None:
         await self.pubsub.subscribe(self._proc_channel(self.proc_id))
@@ -598,7 +605,7 @@ class GameServer:
             return False
         conn.hello = True
         await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}", time=time.time(),
-                                     fixed_seeds=self.config.fixed_seeds))
+                                     fixed_seeds=self.config.fixed_seeds, invite=self.invite))
         return {"protocol": P.PROTOCOL_VERSION}
 
     async def on_create(self, conn: Conn, msg: P.Create) -> dict[str, Any]:
@@ -607,7 +614,7 @@ class GameServer:
             raise RoomError("seed_not_allowed", "this server shuffles with its own secret seeds; a fixed "
                             "seed is for tests and replays (a server started with --allow-fixed-seeds)")
         settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed,
-                                       msg.return_timer, msg.grace, msg.ai_timeout)
+                                       msg.return_timer, msg.grace, msg.ai_timeout, msg.fill_bots)
         if set(msg.bots) & set(msg.ai):
             raise RoomError("seat_taken", "a seat was asked for both a bot and an AI")
         if msg.seat is not None and msg.seat in (*msg.bots, *msg.ai):
@@ -648,15 +655,11 @@ class GameServer:
             log.info("spectator joined code=%s nickname=%s", code, msg.nickname)
             return {"code": code, "seat": None}
         token = rooms.new_token()
-
-        def change(room: dict[str, Any]) -> Change:
-            seat = rooms.take_seat(room, msg.nickname, msg.seat, rooms.hash_token(token))
-            return Change({"kind": "room", "type": "join", "seat": seat, "nickname": msg.nickname},
-                          {"seat": seat}, None)
-
-        _v, done = await self.mutate(code, change)
+        digest = rooms.hash_token(token)
+        _v, done = await self.mutate(
+            code, lambda room: C.join(room, msg.nickname, msg.seat, digest, time.time()))
         seat = done.result["seat"]
-        await self.attach(conn, code, seat, rooms.hash_token(token))
+        await self.attach(conn, code, seat, digest)
         log.info("joined code=%s seat=%d nickname=%s", code, seat, msg.nickname)
         return {"code": code, "seat": seat, "token": token}
 
@@ -723,6 +726,11 @@ class GameServer:
         await self.store.link_ai(digest, code)
         log.info("AI seat added code=%s seat=%d", code, msg.seat)
         return {"version": version, "seat": msg.seat, "path": f"/game/{secret}"}
+
+    async def on_lock(self, conn: Conn, msg: P.Lock) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        version, _ = await self.mutate(code, self._as_holder(conn, lambda room: C.lock(room, seat, msg.on)))
+        return {"version": version, "locked": msg.on}
 
     async def on_start(self, conn: Conn, msg: P.Start) -> dict[str, Any]:
         return await self._begin_match(conn, C.start_game, "game started")

@@ -111,6 +111,14 @@ def stamp(room: dict[str, Any], game: Game | None, before: list[int], now: float
             deadlines[seat] = now + timer
 
 
+def taken_over(room: dict[str, Any], game: Game, seat: int, now: float) -> None:
+    """A person took over a bot's seat mid-match: the seat waits for them now, their turn timer (if the
+    room has one and the seat owes an action) starting from this moment."""
+    timer = _timer_for(room["settings"], game.phase)
+    owes = game.phase in ("play", "return") and seat in game.pending_seats()
+    room["live"]["deadlines"][seat] = now + timer if owes and timer else None
+
+
 def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     """The earliest thing the server must do for the room by itself, or None (waiting for people)."""
     if room["status"] != "playing" or game is None or game.phase == "match_over":
@@ -176,7 +184,7 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 
 __all__ = [
-    "Step", "plan", "stamp", "new_live", "controller", "auto_marks", "AUTO_INTERVALS",
+    "Step", "plan", "stamp", "new_live", "taken_over", "controller", "auto_marks", "AUTO_INTERVALS",
     "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL",
     "DEFAULT_GRACE", "DEFAULT_AI_TIMEOUT", "DEFAULT_RETURN_TIMER",
 ]

@@ -68,13 +68,40 @@ def game_action(room: Room, seat: int, action: dict[str, Any], by: str, game: Ga
     return Change({"kind": "game", "seat": seat, "action": logged, "by": by}, {"events": events}, game)
 
 
+def join(room: Room, nickname: str, seat: int | None, token_hash: str, now: float) -> Change:
+    """A person takes a seat (rooms.take_seat). A bot's seat taken mid-match passes as it is: hand,
+    place, team and level; the log and the table say who replaced whom."""
+    seat = rooms.take_seat(room, nickname, seat, token_hash)
+    record = {"kind": "room", "type": "join", "seat": seat, "nickname": nickname}
+    replaced = room["seats"][seat].get("replaced")
+    if replaced is not None:
+        record["replaced"] = replaced
+        game = rooms.load_game(room)
+        if room["status"] == "playing" and game is not None:
+            ap.taken_over(room, game, seat, now)
+            log.info("%s took over %s code=%s seat=%d deal=%s", nickname, replaced, room["code"], seat,
+                     game.deal)
+    return Change(record, {"seat": seat}, None)
+
+
+def lock(room: Room, by_seat: int | None, on: bool) -> Change:
+    """The host locks the table (bots keep their seats) or opens it again."""
+    rooms.set_locked(room, by_seat, on)
+    return Change({"kind": "room", "type": "lock", "on": on}, {}, None)
+
+
 def start_game(room: Room, by_seat: int | None, connected: list[bool], seed: int, now: float) -> Change:
-    """The host starts the match; seats whose player is not connected yet count as gone from now."""
+    """The host starts the match (bots take the seats still empty, if the room says so); seats whose
+    player is not connected yet count as gone from now."""
     rooms.check_startable(room, by_seat)
+    filled = rooms.fill_with_bots(room)
     settings = room["settings"]
     if settings["seed"] is None:
         settings["seed"] = seed
-    return _begin_match(room, connected, now, "start")
+    done = _begin_match(room, connected, now, "start")
+    if filled:
+        done.record["bots"] = filled
+    return done
 
 
 def new_match(room: Room, by_seat: int | None, connected: list[bool], seed: int, now: float) -> Change:

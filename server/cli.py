@@ -20,6 +20,7 @@ from websockets.asyncio.server import serve
 
 from .app import Config, GameServer
 from .embedded_redis import EmbeddedRedis, RedisUnavailable
+from .links import BadPublicUrl, is_local, public_base
 
 log = logging.getLogger("guandan.cli")
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +41,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="built browser client to serve over HTTP (default client-js/dist)")
     p.add_argument("--room-ttl", type=float, default=24 * 3600,
                    help="seconds of inactivity after which a room expires (default 86400)")
+    p.add_argument("--public-url", default=os.environ.get("GUANDAN_PUBLIC_URL") or None,
+                   help="the address friends open, e.g. https://guandan.example.org/ behind a reverse proxy "
+                        "(default $GUANDAN_PUBLIC_URL; without one, invite links use this machine's network "
+                        "addresses when listening on 0.0.0.0, else --host)")
     p.add_argument("--rate", type=float, default=30.0, help="messages per second per connection")
     p.add_argument("--burst", type=float, default=60.0, help="message burst per connection")
     p.add_argument("--max-frame", type=int, default=16 * 1024, help="largest accepted frame in bytes")
@@ -59,6 +64,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     comp.add_argument("--summary", default=None, metavar="FILE",
                       help="also write the final summary (wins, draws, deals, actions) as JSON to FILE")
     args = p.parse_args(argv)
+    if args.public_url:
+        try:
+            args.public_url = public_base(args.public_url)
+        except BadPublicUrl as exc:
+            p.error(str(exc))
     if args.competition and args.port == 8765 and "--port" not in (argv or sys.argv[1:]):
         args.port = 23456  # the old platform's port
     return args
@@ -105,18 +115,24 @@ def raise_open_files_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-async def run(args: argparse.Namespace, redis_url: str) -> None:
-    config = Config(
+def config_from_args(args: argparse.Namespace) -> Config:
+    return Config(
         host=args.host,
         port=args.port,
-        client_dir=Path(args.client_dir) if args.client_dir else None,
+        # resolved: a relative --client-dir must not make every file fail the path-containment check
+        client_dir=Path(args.client_dir).resolve() if args.client_dir else None,
         room_ttl=args.room_ttl,
         rate=args.rate,
         burst=args.burst,
         max_frame=args.max_frame,
         hard_max_frame=max(args.max_frame * 64, 1024 * 1024),
         fixed_seeds=args.allow_fixed_seeds,
+        public_url=args.public_url,
     )
+
+
+async def run(args: argparse.Namespace, redis_url: str) -> None:
+    config = config_from_args(args)
     redis = open_redis(redis_url)
     try:
         await redis.ping()
@@ -133,13 +149,24 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
     try:
         async with serve(server.handler, config.host, config.port, **server.serve_options()) as ws_server:
             port = next(iter(ws_server.sockets)).getsockname()[1]
+            server.listening(port)
             log.info("listening on http://%s:%d (WebSocket at /ws)", config.host, port)
+            log_invite(server.invite)
             log.info("code in %s; browser client from %s", REPO_ROOT, config.client_dir)
             await stop.wait()
             log.info("shutting down")
     finally:
         await server.close()
         await redis.aclose()
+
+
+def log_invite(bases: list[str]) -> None:
+    """Say on the console which address to give friends (the room panel shows it too)."""
+    log.info("friends join at %s", " or ".join(bases))
+    if all(is_local(b) for b in bases):
+        log.warning("only this machine can open %s: for friends on your network start with --host 0.0.0.0; "
+                    "over the internet, behind a reverse proxy, with --public-url (README: Hosting)",
+                    bases[0])
 
 
 def main(argv: list[str] | None = None) -> int:

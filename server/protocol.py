@@ -52,6 +52,7 @@ class Create(_ClientMsg):
     preset: str = Field(default="standard", max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
     bots: list[Seat] = Field(default_factory=list, max_length=3)
+    fill_bots: bool = False  # bots take the seats still empty at the start (people may take them over)
     ai: list[Seat] = Field(default_factory=list, max_length=3)
     seat: Seat | None = None
     turn_timer: float | None = Field(default=None, gt=0, le=600)
@@ -108,6 +109,13 @@ class AddAi(_ClientMsg):
 
     type: Literal["add_ai"]
     seat: Seat
+
+
+class Lock(_ClientMsg):
+    """The host locks the table (bots keep their seats: no newcomer takes them over) or opens it again."""
+
+    type: Literal["lock"]
+    on: bool
 
 
 class Auto(_ClientMsg):
@@ -175,7 +183,7 @@ class Resync(_ClientMsg):
 
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
-    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, AddAi, Start,
+    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, AddAi, Lock, Start,
     Play, Pass, Return, Suggest, Readings, NextDeal, NewMatch, Auto, Resync,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
@@ -196,6 +204,7 @@ class Welcome(_Msg):
     server: str
     time: float | None = None
     fixed_seeds: bool = False  # this server lets ``create`` fix the shuffle (a test or replay server)
+    invite: list[str] = Field(default_factory=list)  # base URLs friends can open, best first (links.py)
 
 
 class Ack(_Msg):
@@ -233,6 +242,7 @@ class Diff(_Msg):
 class SeatInfo(_Msg):
     kind: Literal["empty", "human", "bot", "ai"]
     nickname: str | None = None
+    replaced: str | None = None  # the bot whose seat this person took over
 
 
 class RoomInfo(_Msg):
@@ -240,6 +250,7 @@ class RoomInfo(_Msg):
     code: RoomCode
     status: Literal["lobby", "playing"]
     host: Seat | None
+    locked: bool = False
     seats: list[SeatInfo]
     settings: dict[str, Any]
 

@@ -2,16 +2,21 @@
 
 A room is a plain dict (stored as msgpack, see store.py)::
 
-    {"code", "status": "lobby"|"playing", "host": seat|None, "created": unix time,
-     "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None}] * 4,
+    {"code", "status": "lobby"|"playing", "host": seat|None, "created": unix time, "locked": bool,
+     "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None,
+                "replaced": the nickname of the bot a person took the seat from (only then)}] * 4,
      "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "return_timer", "grace",
-                  "ai_timeout", "bot_delay", "seed"},
+                  "ai_timeout", "bot_delay", "seed", "fill_bots"},
      "live": autopilot.new_live(...),   # auto-play, dropouts, deadlines (see autopilot.py)
      "game": the engine state without its logs | None}
 
 The game is stored without its event and action logs: the room's Redis Stream is the action log, and
 a state that grew with every action would make every action slower. An "ai" seat's token is the hash
 of the secret in its ``/game/<secret>`` URL.
+
+Our bots keep seats warm for people: a person joining takes an empty seat, else a bot's (in the lobby
+or mid-match, with the bot's hand and place), unless the host ``locked`` the table. Rooms stored before
+a key existed lack it: read ``locked``, ``replaced`` and ``fill_bots`` with ``.get``.
 
 Every function either changes the room and returns, or raises RoomError and leaves it untouched.
 """
@@ -63,6 +68,7 @@ def make_settings(
     return_timer: float | None = None,
     grace: float = DEFAULT_GRACE,
     ai_timeout: float = DEFAULT_AI_TIMEOUT,
+    fill_bots: bool = False,
 ) -> dict[str, Any]:
     """Validate the rule preset and options into stored settings (RoomError ``bad_rules``)."""
     try:
@@ -88,6 +94,7 @@ def make_settings(
         "bot_delay": bot_delay,
         "seed": seed,
         "fixed_seed": seed is not None,
+        "fill_bots": fill_bots,  # the seats still empty when the host starts get bots
     }
 
 
@@ -98,6 +105,7 @@ def new_room(code: str, settings: dict[str, Any]) -> dict[str, Any]:
         "status": "lobby",
         "host": None,
         "created": now,
+        "locked": False,
         "seats": [_empty_seat() for _ in range(SEATS)],
         "settings": settings,
         "live": new_live(now),
@@ -121,20 +129,45 @@ def load_game(room: dict[str, Any]) -> Game | None:
 
 
 def take_seat(room: dict[str, Any], nickname: str, seat: int | None, token_hash: str) -> int:
-    """Seat a human (the given seat, else the first empty one); the first human becomes host."""
+    """Seat a human: the given seat, else the first empty one, else the first bot's. A bot yields its
+    seat (and mid-match its hand and place) unless the host locked the table; the first human is host."""
     seats = room["seats"]
     if seat is None:
-        free = [i for i, s in enumerate(seats) if s["kind"] == "empty"]
-        if not free:
-            raise RoomError("room_full", f"room {room['code']} has no empty seat; join as a spectator")
-        seat = free[0]
-    elif seats[seat]["kind"] != "empty":
+        seat = _open_seat(room)
+    elif not _yields(room, seat):
         who = seats[seat]["nickname"] or seats[seat]["kind"]
-        raise RoomError("seat_taken", f"seat {seat} of room {room['code']} is taken by {who}")
+        locked = " and the host locked the table" if seats[seat]["kind"] == "bot" else ""
+        raise RoomError("seat_taken", f"seat {seat} of room {room['code']} is taken by {who}{locked}")
+    was = seats[seat]
     seats[seat] = {"kind": "human", "nickname": nickname, "token": token_hash}
+    if was["kind"] == "bot":
+        seats[seat]["replaced"] = was["nickname"]
     if room["host"] is None:
         room["host"] = seat
     return seat
+
+
+def _yields(room: dict[str, Any], seat: int) -> bool:
+    """Whether a person may sit in ``seat``: it is empty, or one of our bots keeps it on an open table."""
+    kind = room["seats"][seat]["kind"]
+    return kind == "empty" or (kind == "bot" and not room.get("locked", False))
+
+
+def _open_seat(room: dict[str, Any]) -> int:
+    seats = range(len(room["seats"]))
+    empty = [i for i in seats if room["seats"][i]["kind"] == "empty"]
+    open_ = empty or [i for i in seats if _yields(room, i)]
+    if not open_:
+        why = "; the host locked the table, so bots keep theirs" if bot_seats(room) else ""
+        raise RoomError("room_full", f"room {room['code']} has no empty seat{why}; join as a spectator")
+    return open_[0]
+
+
+def set_locked(room: dict[str, Any], by_seat: int | None, locked: bool) -> None:
+    """The host locks the table (bots keep their seats: no newcomer takes them over) or opens it again."""
+    if by_seat is None or room["host"] != by_seat:
+        raise RoomError("not_host", "only the host may lock or unlock the table")
+    room["locked"] = locked
 
 
 def seat_of_token(room: dict[str, Any], token: str) -> int:
@@ -216,8 +249,19 @@ def remove_bot(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
 def check_startable(room: dict[str, Any], by_seat: int | None) -> None:
     _host_in_lobby(room, by_seat, "start the game")
     empty = [i for i, s in enumerate(room["seats"]) if s["kind"] == "empty"]
-    if empty:
+    if empty and not room["settings"].get("fill_bots", False):
         raise RoomError("seats_empty", f"seats {empty} are empty: add bots or wait for players")
+
+
+def fill_with_bots(room: dict[str, Any]) -> list[int]:
+    """At the start, when the room asks for it, bots take the seats nobody took (people may still
+    take them over). Returns the seats filled."""
+    if not room["settings"].get("fill_bots", False):
+        return []
+    empty = [i for i, s in enumerate(room["seats"]) if s["kind"] == "empty"]
+    for i in empty:
+        room["seats"][i] = bot_seat(i)
+    return empty
 
 
 def bot_seats(room: dict[str, Any]) -> list[int]:
@@ -240,7 +284,9 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
         "code": room["code"],
         "status": room["status"],
         "host": room["host"],
-        "seats": [{"kind": s["kind"], "nickname": s["nickname"]} for s in room["seats"]],
+        "locked": room.get("locked", False),
+        "seats": [{"kind": s["kind"], "nickname": s["nickname"], "replaced": s.get("replaced")}
+                  for s in room["seats"]],
         "settings": {
             "preset": settings["preset"],
             "rules": settings["rules"],
@@ -251,5 +297,6 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
             "bot_delay": settings["bot_delay"],
             # the host chose the shuffle: a test or replay table, never a fair one
             "fixed_seed": settings.get("fixed_seed", False),
+            "fill_bots": settings.get("fill_bots", False),
         },
     }

@@ -37,6 +37,8 @@ export function morph(from, to) {
     if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
     return from;
   }
+  // a subtree marked data-static (a long document) is the same as long as its key is: no walk through it
+  if (to.dataset.static !== undefined && from.dataset.static === to.dataset.static) return from;
   for (const a of [...from.attributes]) {
     if (!to.hasAttribute(a.name) && !(a.name === "open" && from.tagName === "DETAILS")) from.removeAttribute(a.name);
   }

@@ -7,7 +7,7 @@ import { STORY_TEXT } from "./story-text.js";
 export const TEXT = {
   zh: {
     title: "掼蛋", subtitle: "四人两副牌 · 对家搭档", nickname: "昵称", create: "创建房间", join: "加入房间",
-    watch: "观战", code: "房间号", preset: "规则", bots: "空位补机器人", timer: "出牌计时", off: "不计时",
+    watch: "观战", code: "房间号", preset: "规则", bots: "开始时空位补机器人（朋友随时可以接替）", timer: "出牌计时", off: "不计时",
     seconds: "秒", copy: "复制", copyCode: "复制房间号", copyLink: "复制链接", copied: "已复制",
     share: "分享", seat: "座位", empty: "空位", bot: "机器人", ai: "AI", human: "玩家", host: "房主", start: "开始游戏",
     addBot: "+ 机器人", addAi: "+ 外部 AI", removeBot: "移除", aiUrl: "AI 连接地址", aiUrlHint: "让你的 AI 连接这个地址（2020 竞赛协议）",
@@ -33,7 +33,12 @@ export const TEXT = {
     needNickname: "请先填写昵称", needCode: "请填写 6 位房间号", needCards: "先点选要出的牌",
     chooseReading: "这几张牌有几种打法，选一种（1–9 键，Enter 选第一种）", cancel: "取消",
     shortcuts: "键盘：←/→ 移动 · 空格 选牌 · ↑/↓ 选中/放下 · Enter 出牌 · P 过 · S 建议 · R 整理 · A 自动出牌 · Esc 取消",
-    seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出",
+    seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出", rules: "规则", back: "返回",
+    invite: "邀请", close: "关闭", qrAlt: "邀请链接的二维码", scanToJoin: "手机扫码加入", otherAddresses: "其他地址",
+    inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
+      + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
+    lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
+    tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", emptyBotAtStart: "空位 · 开始时补机器人",
     kinds: {
       single: "单张", pair: "对子", triple: "三张", full_house: "三带二", straight: "顺子", tube: "三连对",
       plate: "钢板", bomb: "炸弹", straight_flush: "同花顺", joker_bomb: "天王炸",
@@ -41,6 +46,15 @@ export const TEXT = {
     presets: {
       standard: "标准", national2017: "2017 全国竞技规则", huaian: "淮安", nanjing: "南京",
       competition2020: "2020 AI 竞赛", club: "俱乐部规则",
+    },
+    // one line per preset under the create form's choice; the full text is docs/rules.zh.md
+    presetNotes: {
+      standard: "默认规则：打A不限次数；还贡为 10 及以下、不是级牌的牌。",
+      national2017: "2017 全国统一竞技规则：打A三次不过退回 2；还贡为 10 及以下（级牌也可以）。",
+      huaian: "淮安打法：打A三次不过退回 2；还贡不限大小。",
+      nanjing: "南京打法：打A两次不过退回 2；还贡为 10 及以下（级牌也可以）。",
+      competition2020: "2020 AI 竞赛平台：只有打本方 A 时双上才算过A；打A两次不过退回 2。",
+      club: "俱乐部规则：连续末游、连续双下要降级，连续头游有奖励；还给队友的牌须小于级牌。",
     },
     errors: {
       not_your_turn: "还没轮到你", not_your_cards: "这些牌不在你手里", not_a_play: "不是合法牌型",
@@ -57,7 +71,7 @@ export const TEXT = {
   en: {
     title: "Guandan", subtitle: "Four players, two decks, partners sit opposite", nickname: "Nickname",
     create: "Create room", join: "Join room", watch: "Watch", code: "Room code", preset: "Rules",
-    bots: "Bots in empty seats", timer: "Turn timer", off: "Off", seconds: "s", copy: "Copy",
+    bots: "Bots fill empty seats at the start (friends can take over)", timer: "Turn timer", off: "Off", seconds: "s", copy: "Copy",
     copyCode: "Copy code", copyLink: "Copy link", copied: "Copied", share: "Share", seat: "Seat",
     empty: "empty", bot: "Bot", ai: "AI", human: "Player", host: "host", start: "Start game", addBot: "+ Bot",
     addAi: "+ External AI", removeBot: "Remove", aiUrl: "AI connection URL",
@@ -88,7 +102,14 @@ export const TEXT = {
     cancel: "Cancel",
     shortcuts: "Keys: ←/→ move · Space select · ↑/↓ raise/lower · Enter play · P pass · S suggest · R sort · A auto-play · Esc clear",
     seatsEmptyHint: "Fill empty seats with bots, or keep them for an external AI", settings: "Settings",
-    leader: "leads",
+    leader: "leads", rules: "Rules", back: "Back",
+    invite: "Invite", close: "Close", qrAlt: "QR code of the invite link", scanToJoin: "Scan with a phone to join",
+    otherAddresses: "Other addresses",
+    inviteLocal: "Only this computer can open this link. For friends on your network, start the server with "
+      + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",
+    lockTable: "Lock the table: bots keep their seats (newcomers can still watch)",
+    tableLocked: "The host locked the table: bots keep their seats",
+    tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", emptyBotAtStart: "empty · a bot at the start",
     kinds: {
       single: "single", pair: "pair", triple: "triple", full_house: "full house", straight: "straight",
       tube: "tube", plate: "plate", bomb: "bomb", straight_flush: "straight flush", joker_bomb: "joker bomb",
@@ -96,6 +117,15 @@ export const TEXT = {
     presets: {
       standard: "Standard", national2017: "National 2017", huaian: "Huai'an", nanjing: "Nanjing",
       competition2020: "Competition 2020", club: "Club rules",
+    },
+    // one line per preset under the create form's choice; the full text is docs/rules.md
+    presetNotes: {
+      standard: "The default: unlimited A attempts; return a card of 10 or lower that is not the level rank.",
+      national2017: "2017 national rules: back to 2 after three failed A attempts; return 10 or lower.",
+      huaian: "Huai'an: back to 2 after three failed A attempts; any card may be returned.",
+      nanjing: "Nanjing: back to 2 after two failed A attempts; return 10 or lower.",
+      competition2020: "2020 AI platform: A passes only with 1st+2nd at your own A; two attempts, then back to 2.",
+      club: "Club: repeated 4th places and 3rd+4th cost levels, repeated 1st places earn one; club return rule.",
     },
     errors: {},
   },

@@ -4,16 +4,17 @@ import { Sounds, cuesFor, muteButton, titleFor } from "./alerts.js";
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
+import { inviteOverlay, invitePanel } from "./invite.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
-import { arrange, positions, secondsLeft, teamOf } from "./present.js";
+import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
+import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 import {
   historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, playedCards, story, storyHelpers, summaryPanel, toastLayer,
   toggleHistory,
 } from "./story.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
-const PRESETS = ["standard", "national2017", "huaian", "nanjing", "competition2020", "club"];
 const TIMERS = [0, 10, 15, 20, 30, 60];
 const BOT_DELAYS = [0, 0.5, 1, 2];
 const SORT_MODES = ["rank", "suit", "plays"];
@@ -40,6 +41,7 @@ const ui = {
   // message) rebuilds the form from this state and must not undo what the player picked
   createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1 },
   autoWanted: null, // the auto-play switch the player just flipped, until the server answers
+  inviteOpen: false, // the invite panel over the table (mid-match)
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
 };
@@ -69,7 +71,9 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
   },
   onRoom(room) {
     if (!conn.room || room.code !== conn.room.code) return;
+    const before = ui.room;
     ui.room = room;
+    for (const seat of takenOver(before, room)) flash(t("tookOver", { name: room.seats[seat].nickname, bot: botName(seat) }));
     render();
   },
   onPresence(p) {
@@ -151,10 +155,26 @@ function seatKind(i) {
   return ui.room?.seats?.[i]?.kind || "empty";
 }
 
+function botName(i) {
+  return `${t("bot")} ${i + 1}`;
+}
+
+/** "replaced Bot 3" under a person who took over a bot's seat. */
+function replacedTag(i) {
+  return ui.room?.seats?.[i]?.replaced
+    ? h("span", { class: "replaced", "data-testid": `replaced-${i}`, text: t("replacedBot", { bot: botName(i) }) }) : null;
+}
+
+function inviteDeps(isHost) {
+  const share = typeof navigator.share === "function"
+    ? (url) => navigator.share({ title: t("title"), text: ui.room.code, url }).catch(() => {}) : null;
+  return { welcome: conn.welcome, origin: location.origin, isHost, copyText, share, act };
+}
+
 function seatName(i) {
   const s = ui.room?.seats?.[i];
   if (!s || s.kind === "empty") return `${t("seat")} ${i + 1}`;
-  if (s.kind === "bot") return `${t("bot")} ${i + 1}`;
+  if (s.kind === "bot") return botName(i);
   if (s.kind === "ai") return `${t("ai")} ${i + 1}`;
   return s.nickname || `${t("seat")} ${i + 1}`;
 }
@@ -198,7 +218,7 @@ async function createRoom() {
     type: "create",
     nickname,
     preset: choices.preset,
-    bots: choices.bots ? [1, 2, 3] : [],
+    fill_bots: choices.bots, // bots take what is still empty at the start: friends find seats till then
     turn_timer: choices.timer > 0 ? choices.timer : null,
     bot_delay: choices.botDelay,
   };
@@ -271,8 +291,11 @@ function lobbyScreen() {
     onsubmit: (e) => { e.preventDefault(); createRoom(); } },
     h("h2", { text: t("create") }),
     field(t("nickname"), nicknameInput()),
-    field(t("preset"), h("select", { name: "preset", "data-testid": "preset", onchange: (e) => (choices.preset = e.target.value) },
-      PRESETS.map((p) => h("option", { value: p, selected: p === choices.preset, text: tIn("presets", p) })))),
+    field(t("preset"), h("span", { class: "preset-pick" },
+      h("select", { name: "preset", "data-testid": "preset", onchange: (e) => { choices.preset = e.target.value; render(); } },
+        PRESETS.map((p) => h("option", { value: p, selected: p === choices.preset, text: tIn("presets", p) }))),
+      presetLink(choices.preset))),
+    presetNote(choices.preset),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "bots", checked: choices.bots, "data-testid": "fill-bots",
       onchange: (e) => (choices.bots = e.target.checked) }),
       h("span", { text: t("bots") })),
@@ -310,9 +333,7 @@ function roomLobby() {
   const room = ui.room;
   const me = conn.room?.seat;
   const isHost = room.host === me && me !== null && me !== undefined;
-  const link = `${location.origin}/?room=${room.code}`;
   const paths = aiPaths(room.code);
-  const canShare = typeof navigator.share === "function";
   const settings = room.settings || {};
   const seatRow = (s, i) => {
     const online = ui.presence?.connected?.[i];
@@ -323,7 +344,8 @@ function roomLobby() {
         h("span", { class: "seat-no", text: `${t("seat")} ${i + 1}` }),
         s.kind === "human" || s.kind === "ai"
           ? h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("connected") : t("offline") }) : null,
-        h("span", { class: "seat-name", text: s.kind === "empty" ? t("empty") : seatName(i) }),
+        h("span", { class: "seat-name", text: s.kind !== "empty" ? seatName(i) : settings.fill_bots ? t("emptyBotAtStart") : t("empty") }),
+        replacedTag(i),
         s.kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null,
         i === room.host ? h("span", { class: "badge", text: t("host") }) : null,
         i === me ? h("span", { class: "badge you", text: t("you") }) : null,
@@ -341,16 +363,7 @@ function roomLobby() {
           h("button", { class: "small", "data-testid": `copy-ai-${i}`, onclick: () => copyText(aiUrl) }, t("copy")))) : null);
   };
   return h("main", { class: "room-lobby" },
-    h("section", { class: "panel code-panel" },
-      h("div", { class: "field-label", text: t("roomCode") }),
-      h("div", { class: "room-code", "data-testid": "room-code", text: room.code }),
-      h("div", { class: "row center" },
-        h("button", { "data-testid": "copy-code", onclick: () => copyText(room.code) }, t("copyCode")),
-        h("button", { "data-testid": "copy-link", onclick: () => copyText(link) }, t("copyLink")),
-        canShare ? h("button", { "data-testid": "share", onclick: () => navigator.share({ title: t("title"), text: room.code, url: link }).catch(() => {}) },
-          t("share")) : null),
-      h("div", { class: "join-line" }, h("span", { class: "field-label", text: `${t("joinLink")} ` }),
-        h("a", { href: link, class: "join-link", "data-testid": "join-link" }, link))),
+    invitePanel(room, inviteDeps(isHost)),
     h("section", { class: "panel" },
       h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
@@ -555,6 +568,7 @@ function seatBox(view, seat, position) {
       h("span", { class: "name", text: seatName(seat) }),
       seat === view.seat ? h("span", { class: "badge you", text: t("you") }) : null,
       kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null),
+    replacedTag(seat),
     h("div", { class: "meta" },
       h("span", { class: `count ${count <= 10 && count > 0 ? "low" : ""}`, "data-testid": `count-${seat}` },
         h("strong", { text: count }), ` ${t("cards")}`),
@@ -773,18 +787,25 @@ function render() {
   const view = tableView();
   const bar = h("header", { class: "topbar" },
     h("h1", {}, h("span", { class: "logo", "aria-hidden": "true", text: "♠♥" }), t("title")),
-    ui.room ? h("span", { class: "code-small", "data-testid": "header-code", text: ui.room.code }) : null,
+    // at the table the room's code opens the invite panel (a friend may still take a bot's seat)
+    view ? h("button", { class: "code-small invite", "data-testid": "header-code", title: t("invite"), "aria-label": `${t("invite")} ${ui.room.code}`,
+      onclick: () => { ui.inviteOpen = true; render(); } }, ui.room.code)
+      : ui.room ? h("span", { class: "code-small", "data-testid": "header-code", text: ui.room.code }) : null,
+    rulesButton(),
     h("button", { class: "small lang", "data-testid": "lang", lang: currentLang() === "zh" ? "en" : "zh",
       onclick: () => { toggleLang(); render(); } }, t("language")),
     ui.room ? h("button", { class: "small", onclick: leave, "data-testid": "leave" }, t("leave")) : null);
   let screen;
-  if (view) screen = tableScreen(view);
+  if (rulesRoute()) screen = rulesScreen();
+  else if (view) screen = tableScreen(view);
   else if (ui.room) screen = roomLobby();
   else screen = lobbyScreen();
   const lobbyMessage = !view && ui.message
     ? h("div", { class: `message ${ui.message.kind}`, role: ui.message.kind === "error" ? "alert" : "status", "data-testid": "message",
       text: ui.message.text }) : null;
-  const next = h("div", {}, bar, banner(), lobbyMessage, screen);
+  const invite = view && ui.inviteOpen
+    ? inviteOverlay(ui.room, inviteDeps(ui.room.host === view.seat), () => { ui.inviteOpen = false; render(); }) : null;
+  const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite);
   morphChildren(root, next);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
@@ -819,6 +840,7 @@ async function leave() {
   ui.presence = null;
   ui.selected.clear();
   ui.message = null;
+  ui.inviteOpen = false;
   history.replaceState(null, "", location.pathname);
   render();
 }
@@ -840,7 +862,7 @@ document.addEventListener("keydown", (e) => {
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return;
   const view = tableView();
-  if (!view || view.seat === null || view.seat === undefined) return;
+  if (!view || view.seat === null || view.seat === undefined || rulesRoute()) return;
   const onCard = e.target.classList?.contains("card") && !!e.target.closest("[data-testid=hand]");
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const focusedKey = onCard ? e.target.dataset.key : null;
@@ -913,5 +935,6 @@ document.addEventListener("pointerdown", () => sounds.muted || sounds.unlock());
 conn.connect();
 setInterval(tick, 250);
 render();
+watchRules(render);
 
 globalThis.guandan = { ui, conn, render, sounds, story };

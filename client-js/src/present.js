@@ -93,3 +93,9 @@ export function lastMoves(trick) {
   for (const m of trick || []) out[m.seat] = m;
   return out;
 }
+
+/** Seats a person took over from a bot between two `room` messages (the table is told who replaced whom). */
+export function takenOver(before, after) {
+  if (!before || !after || before.code !== after.code) return [];
+  return after.seats.flatMap((s, i) => (s.kind === "human" && s.replaced && before.seats[i]?.kind === "bot" ? [i] : []));
+}

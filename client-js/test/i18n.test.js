@@ -12,7 +12,7 @@ test("every label exists in both languages", () => {
   const en = new Set(Object.keys(TEXT.en));
   assert.deepEqual([...zh].filter((k) => !en.has(k)), []);
   assert.deepEqual([...en].filter((k) => !zh.has(k)), []);
-  for (const table of ["kinds", "presets", "by", "byShort"]) {
+  for (const table of ["kinds", "presets", "presetNotes", "by", "byShort"]) {
     assert.deepEqual(Object.keys(TEXT.zh[table]).sort(), Object.keys(TEXT.en[table]).sort(), table);
   }
   assert.equal(TEXT.zh.places.length, 4);
@@ -32,9 +32,10 @@ test("placeholders are filled, and English is the fallback", () => {
 });
 
 test("every label the client asks for is there", async () => {
-  const { readFile } = await import("node:fs/promises");
-  const files = ["main.js", "story.js", "alerts.js", "reading.js"];
-  const source = (await Promise.all(files.map((f) => readFile(new URL(`../src/${f}`, import.meta.url), "utf8")))).join("\n");
+  const { readFile, readdir } = await import("node:fs/promises");
+  const dir = new URL("../src/", import.meta.url);
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".js"));
+  const source = (await Promise.all(files.map((f) => readFile(new URL(f, dir), "utf8")))).join("\n");
   const used = new Set([...source.matchAll(/\bt\("(\w+)"/g)].map((m) => m[1]));
   assert.ok(used.size > 50);
   assert.deepEqual([...used].filter((k) => !(k in TEXT.zh) || !(k in TEXT.en)), []);

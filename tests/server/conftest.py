@@ -93,12 +93,14 @@ async def start_server(redis_url: str) -> AsyncIterator[object]:
 
     async def start(**overrides: object) -> Running:
         # tests deal known hands: seeds are theirs to choose (a real server refuses them)
-        config = Config(host="127.0.0.1", port=0, **{"fixed_seeds": True, **overrides})
+        # (``host`` only names the invite links: the server listens on 127.0.0.1 whatever it says)
+        config = Config(**{"host": "127.0.0.1", "port": 0, "fixed_seeds": True, **overrides})
         client = Redis.from_url(redis_url)
         app = GameServer(config, client)
         await app.start()
         ws_server = await serve(app.handler, "127.0.0.1", 0, **app.serve_options())
         port = next(iter(ws_server.sockets)).getsockname()[1]
+        app.listening(port)
         running = Running(app, ws_server, port)
         started.append((running, client))
         return running

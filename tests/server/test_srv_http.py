@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from server.cli import config_from_args, parse_args
+
 
 def _get(url: str) -> tuple[int, str, bytes]:
     try:
@@ -54,6 +56,15 @@ async def test_built_client_is_served(start_server, dist: Path) -> None:
     assert (await get(server.http + "/missing.css"))[0] == 404
     assert (await get(server.http + "/../secret.txt"))[0] == 404
     assert (await get(server.http + "/assets/../../secret.txt"))[0] == 404
+
+
+async def test_a_relative_client_dir_is_served(start_server, dist: Path, monkeypatch) -> None:
+    monkeypatch.chdir(dist.parent)
+    config = config_from_args(parse_args(["--client-dir", dist.name]))
+    server = await start_server(client_dir=config.client_dir)
+    status, _ctype, body = await get(server.http + "/")
+    assert status == 200 and b"<title>Guandan</title>" in body
+    assert (await get(server.http + "/assets/app.js"))[0] == 200
 
 
 async def test_ws_path_without_upgrade_is_refused(server) -> None:

@@ -70,10 +70,16 @@ async def test_wrong_token_taken_seat_full_room_unknown_code(server) -> None:
             await stranger.request(msg)
         assert exc.value.code == expected and exc.value.message
     await clients[0].request({"type": "add_bot", "seat": 2})
-    await clients[0].request({"type": "add_bot", "seat": 3})
+    await clients[0].request({"type": "add_ai", "seat": 3})
+    await clients[0].request({"type": "lock", "on": True})  # bots keep their seats (test_srv_takeover.py)
+    for seat, why in ((2, "the host locked the table"), (3, "taken by AI 4")):
+        with pytest.raises(ServerError) as exc:
+            await stranger.request({"type": "join", "code": code, "nickname": "Zed", "seat": seat})
+        assert exc.value.code == "seat_taken" and why in exc.value.message
     with pytest.raises(ServerError) as exc:
         await stranger.request({"type": "join", "code": code, "nickname": "Zed"})
-    assert exc.value.code == "room_full" and "spectator" in exc.value.message
+    assert exc.value.code == "room_full"
+    assert "spectator" in exc.value.message and "locked" in exc.value.message
     # the stranger can still watch
     assert (await stranger.request({"type": "join", "code": code, "nickname": "Zed", "spectator": True}))[
         "seat"] is None

@@ -1,0 +1,119 @@
+// The rules page: docs/rules.md and docs/rules.zh.md, bundled as text and shown in the player's
+// language. Hash routes: #rules is the page, #rules-<id> one of its headings (#rules-nanjing: a preset).
+// Only our own bundled documents are turned into HTML here, never anything from the server.
+import en from "../../docs/rules.md";
+import zh from "../../docs/rules.zh.md";
+import { h } from "./dom.js";
+import { currentLang, setLang, t, tIn } from "./i18n.js";
+import { renderMarkdown } from "./markdown.js";
+
+/** The presets a room may be created with, as engine/rules.py names them (a test keeps them equal). */
+export const PRESETS = ["standard", "national2017", "huaian", "nanjing", "competition2020", "club"];
+
+const PREFIX = "rules-";
+const ROUTE = /^#rules(?:-(.+))?$/;
+const SOURCES = { en, zh };
+// a link in one document to the other switches the page's language
+const OTHER_DOC = { "rules.md": { href: "#rules", "data-lang": "en" }, "rules.zh.md": { href: "#rules", "data-lang": "zh" } };
+const rendered = {}; // language -> <article> template, parsed once
+
+let rerender = () => {};
+let enteredFromApp = false; // whether Back can simply go back in the history
+
+/** The open rules route: { id } (the heading's id, or null for the top), or null when the page is closed. */
+export function rulesRoute() {
+  const m = ROUTE.exec(location.hash);
+  if (!m) return null;
+  let id = null;
+  try {
+    id = m[1] ? PREFIX + decodeURIComponent(m[1]) : null;
+  } catch {
+    // a mangled address (#rules-%E4): the top of the page
+  }
+  return { id };
+}
+
+function rulesHref(anchor) {
+  return anchor ? `#${PREFIX}${anchor}` : "#rules";
+}
+
+function article(lang) {
+  if (!rendered[lang]) {
+    const el = h("article", { class: "rules-doc", lang: lang === "zh" ? "zh-CN" : "en", "data-testid": "rules-doc",
+      "data-static": `rules-${lang}` });
+    el.innerHTML = renderMarkdown(SOURCES[lang], PREFIX, OTHER_DOC);
+    rendered[lang] = el;
+  }
+  return rendered[lang].cloneNode(true);
+}
+
+function scrollToRoute() {
+  const route = rulesRoute();
+  if (!route) return;
+  const target = route.id && document.getElementById(route.id);
+  if (target) target.scrollIntoView();
+  else window.scrollTo(0, 0);
+}
+
+function closeRules() {
+  if (enteredFromApp) {
+    history.back();
+    return;
+  }
+  history.replaceState(null, "", location.pathname + location.search);
+  rerender();
+}
+
+// Links inside the page move within it (replacing the history entry, so Back still leaves the page);
+// a link to the other language's document switches the language.
+function onPageClick(e) {
+  const link = e.target.closest?.("a[href^='#']");
+  if (!link || !link.closest(".rules-doc")) return;
+  e.preventDefault();
+  if (link.dataset.lang) {
+    setLang(link.dataset.lang);
+    history.replaceState(null, "", "#rules");
+    rerender();
+  } else {
+    history.replaceState(null, "", link.getAttribute("href"));
+  }
+  scrollToRoute();
+}
+
+/** The page itself, in the current language. */
+export function rulesScreen() {
+  return h("main", { class: "rules-page", "data-testid": "rules-page", onclick: onPageClick }, article(currentLang()));
+}
+
+/** The top bar's way in and out: "Rules" on every other screen, "Back" on the rules page. */
+export function rulesButton() {
+  return rulesRoute()
+    ? h("button", { class: "small", "data-testid": "rules-back", onclick: closeRules }, `← ${t("back")}`)
+    : h("a", { class: "button small", href: rulesHref(), "data-testid": "rules-link" }, t("rules"));
+}
+
+/** The "?" next to the create form's preset choice: straight to that preset's section. */
+export function presetLink(preset) {
+  const label = `${t("rules")}: ${tIn("presets", preset)}`;
+  return h("a", { class: "help-link", href: rulesHref(preset), title: label, "aria-label": label,
+    "data-testid": "preset-rules" }, "?");
+}
+
+/** One line under the preset choice that says what sets the preset apart. */
+export function presetNote(preset) {
+  return h("p", { class: "hint preset-note", "data-testid": "preset-note", text: tIn("presetNotes", preset) });
+}
+
+/** Follow the hash: render on every change, and scroll to the section asked for. */
+export function watchRules(render) {
+  rerender = render;
+  window.addEventListener("hashchange", (e) => {
+    enteredFromApp = !!rulesRoute() && (enteredFromApp || !ROUTE.test(new URL(e.oldURL).hash));
+    render();
+    scrollToRoute();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && rulesRoute()) closeRules();
+  });
+  scrollToRoute();
+}

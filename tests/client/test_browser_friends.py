@@ -1,0 +1,108 @@
+"""Issue 12, Must show 1: friends get to the same table with the create form's defaults, by the link the
+room panel shows; a latecomer takes a bot's seat mid-deal and plays on with its hand, and the table sees
+who replaced whom."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+from test_browser import PHONE, assert_fits, can_act, hand_of, take_turn, view_of
+
+pytestmark = pytest.mark.slow
+
+
+def join_by_link(browser, link: str, nickname: str):
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(link)
+    page.fill("[data-testid=join-form] [data-testid=nickname]", nickname)
+    page.click("[data-testid=join]")
+    return page
+
+
+def seat_of(page) -> int | None:
+    return page.evaluate("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat")
+
+
+def version_of(page) -> int:
+    return page.evaluate("() => globalThis.guandan.conn.state.version")
+
+
+def act_once(pages) -> bool:
+    """Whoever of ``pages`` owes an action takes it (as a player: Suggest, then Play or Pass)."""
+    for page in pages:
+        if can_act(page):
+            before = version_of(page)
+            take_turn(page)
+            page.wait_for_function(f"() => globalThis.guandan.conn.state.version > {before}", timeout=10_000)
+            return True
+    return False
+
+
+def play_until(pages, done, limit: float = 120.0) -> None:
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, "the table did not get there in time"
+        if not act_once(pages):
+            pages[0].wait_for_timeout(50)
+
+
+def test_friends_sit_by_the_link_and_a_latecomer_takes_a_bots_seat_mid_deal(browser, live_server):
+    host = browser.new_context(viewport=PHONE).new_page()
+    host.goto(live_server + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", "Ann")
+    assert host.locator("[data-testid=fill-bots]").is_checked()  # the form's default
+    host.click("[data-testid=create]")
+    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    friends = []
+    for seat, name in enumerate(("Bo", "Cy", "Di"), start=1):
+        page = join_by_link(browser, link, name)
+        page.wait_for_selector("[data-testid=seats]", timeout=10_000)
+        assert seat_of(page) == seat, f"{name} got no seat"
+        host.wait_for_selector(f"[data-testid=seat-{seat}].kind-human >> text={name}", timeout=10_000)
+        friends.append(page)
+    # Di has to go before the start; the host starts anyway and a bot keeps her seat warm
+    friends[2].click("[data-testid=leave]")
+    host.wait_for_selector("[data-testid=seat-3].kind-empty", timeout=10_000)
+    host.click("[data-testid=start]")
+    table = [host, *friends[:2]]
+    for page in table:
+        assert len(hand_of(page)) == 27
+    assert host.evaluate("() => globalThis.guandan.ui.room.seats[3].kind") == "bot"
+    play_until(table, lambda: view_of(host)["counts"][3] < 27)  # the bot has played some of its hand
+
+    eve = join_by_link(browser, link, "Eve")
+    hand = hand_of(eve)
+    assert seat_of(eve) == 3
+    assert eve.locator("[data-testid=spectator]").count() == 0
+    mine = view_of(eve)
+    assert len(hand) == mine["counts"][3] < 27  # the bot's hand, as the bot left it
+    for page in table:  # the table sees who replaced whom, and the same count of cards in that seat
+        page.wait_for_function(f"() => globalThis.guandan.conn.state.version >= {version_of(eve)}")
+        assert view_of(page)["counts"][3] == len(hand)
+        seat_box = page.locator("[data-testid=table-seat-3]")
+        seat_box.locator("[data-testid=replaced-3]").wait_for(timeout=10_000)
+        assert "Eve" in seat_box.inner_text() and "接替机器人 4" in seat_box.inner_text()
+    play_until([*table, eve], lambda: can_act(eve))
+    before = version_of(eve)
+    take_turn(eve)  # Eve plays on with the bot's hand
+    eve.wait_for_function(f"() => globalThis.guandan.conn.state.view.turn !== 3 "
+                          f"&& globalThis.guandan.conn.state.version > {before}", timeout=10_000)
+    left = Counter(view_of(eve)["hand"])
+    assert left <= Counter(hand)  # what she played (if not a pass) came from that hand
+    assert eve.locator("[data-testid=message].error").count() == 0
+
+    # mid-match the invite panel opens over the table; the host locks it and a newcomer may only watch
+    host.click("[data-testid=header-code]")  # the code in the top bar
+    assert host.locator("[data-testid=join-link]").get_attribute("href") == link
+    assert_fits(host)
+    host.check("[data-testid=lock]")
+    host.wait_for_function("() => globalThis.guandan.ui.room.locked === true")
+    host.click("[data-testid=close-invite]")
+    fay = join_by_link(browser, link, "Fay")
+    fay.wait_for_selector("[data-testid=message].error", timeout=10_000)
+    assert "房间已满" in fay.locator("[data-testid=message]").inner_text()
+    assert seat_of(fay) is None
+    for page in [*table, *friends[2:], eve, fay]:
+        page.context.close()

@@ -1,0 +1,108 @@
+"""The rules page in a real Chromium (issue 12): reachable from the create form's preset choice, from the
+top bar in the lobby and at the table, in the player's language, with an anchor per preset."""
+
+from __future__ import annotations
+
+import pytest
+from test_browser import assert_fits, hand_of, start_with_bots
+
+from engine.rules import PRESETS
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 390, "height": 844}
+
+
+def heading_in_view(page, element_id: str) -> None:
+    """Wait until the heading is scrolled to near the top of the window, below the sticky bar."""
+    page.wait_for_function(
+        """(id) => { const el = document.getElementById(id); if (!el) return false;
+                     const top = el.getBoundingClientRect().top;
+                     const bar = document.querySelector('.topbar').offsetHeight;
+                     return top >= bar - 1 && top < innerHeight / 3; }""",
+        arg=element_id, timeout=5_000)
+
+
+def section_text(page, preset: str) -> str:
+    """The heading of a preset and the paragraph under it."""
+    return page.evaluate(
+        "(id) => { const el = document.getElementById(id); "
+        "return el.textContent + ' ' + el.nextElementSibling.textContent; }",
+        f"rules-{preset}")
+
+
+def open_preset_rules(page, preset: str) -> str:
+    """Pick a preset in the create form, read its one-line note, follow its "?" link."""
+    before = page.locator("[data-testid=preset-note]").inner_text()
+    page.select_option("[data-testid=preset]", preset)
+    note = page.locator("[data-testid=preset-note]").inner_text()
+    assert note and note != before, "the note follows the choice"
+    page.click("[data-testid=preset-rules]")
+    page.wait_for_selector("[data-testid=rules-doc]")
+    assert page.evaluate("() => location.hash") == f"#rules-{preset}"
+    heading_in_view(page, f"rules-{preset}")
+    return note
+
+
+def test_the_preset_choice_opens_its_section_of_the_rules_in_both_languages(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # an address straight to the page (here a mangled one) opens it; Back leaves it for the lobby
+    page.goto(live_server + "/#rules-%E4")
+    page.wait_for_selector("[data-testid=rules-doc]")
+    page.click("[data-testid=rules-back]")
+    page.wait_for_selector("[data-testid=create-form]")
+    options = page.locator("[data-testid=preset] option").evaluate_all("els => els.map(e => e.value)")
+    assert options == list(PRESETS)
+
+    # Chinese, the default
+    note = open_preset_rules(page, "nanjing")
+    assert "南京" in note
+    assert page.get_attribute("[data-testid=rules-doc]", "lang") == "zh-CN"
+    assert "南京" in section_text(page, "nanjing") and "两次" in section_text(page, "nanjing")
+    for name in PRESETS:  # every preset has its anchor
+        assert page.locator(f"#rules-{name}").count() == 1, name
+    assert_fits(page)
+    # the contents move within the page; Back still leaves it at once
+    page.click("[data-testid=rules-doc] a[href='#rules-过a与整场结束']")
+    heading_in_view(page, "rules-过a与整场结束")
+    page.click("[data-testid=rules-back]")
+    page.wait_for_selector("[data-testid=create-form]")
+    assert page.evaluate("() => location.hash") == ""
+    assert page.locator("[data-testid=preset]").input_value() == "nanjing", "the form kept its choice"
+
+    # English
+    page.click("[data-testid=lang]")
+    note = open_preset_rules(page, "club")
+    assert note.startswith("Club")
+    assert page.get_attribute("[data-testid=rules-doc]", "lang") == "en"
+    assert "Club rules" in section_text(page, "club")
+    assert_fits(page)
+    # the document's link to the other language switches the page
+    page.click("[data-testid=rules-doc] a[data-lang=zh]")
+    page.wait_for_function("() => document.querySelector('[data-testid=rules-doc]').lang === 'zh-CN'")
+    assert page.locator("[data-testid=rules-link]").count() == 0  # the top bar offers Back meanwhile
+    page.click("[data-testid=rules-back]")
+    page.wait_for_selector("[data-testid=create-form]")
+    assert page.locator("[data-testid=create]").inner_text() == "创建房间"
+    assert errors == []
+    ctx.close()
+
+
+def test_the_rules_open_from_the_table_and_back_to_the_same_hand(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    start_with_bots(page, live_server, "Reader")
+    hand = hand_of(page)
+    page.click("[data-testid=rules-link]")
+    page.wait_for_selector("[data-testid=rules-doc]")
+    assert page.locator("[data-testid=hand]").count() == 0
+    assert page.locator("[data-testid=header-code]").is_visible(), "still in the room"
+    page.keyboard.press("r")  # table shortcuts sleep while the page is open: R would re-sort the hand
+    assert page.evaluate("() => globalThis.guandan.ui.sortMode") == "rank"
+    page.keyboard.press("Escape")  # Escape closes the page
+    assert hand_of(page) == hand
+    assert page.evaluate("() => location.hash") == ""
+    ctx.close()
