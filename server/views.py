@@ -9,8 +9,9 @@ rebuilding the view from a snapshot plus diffs ends with the very same value. (I
 by a msgpack round trip, which cost more than building the view, for every seat of every change; the
 server tests compare rebuilt views with ``==``, which a tuple would fail.)
 
-The story of the deal (story.py) adds the plays so far, the hands left at its end, and what was
-played in this seat's name while its player was away.
+The story of the deal (story.py) tells the trick (who made each move, its cards as they read) and
+adds the deal's finished tricks, the hands left at its end, and what was played in this seat's name
+while its player was away. Its moves are maps shared between views and never changed once made.
 """
 
 from __future__ import annotations
