@@ -8,11 +8,11 @@ import { t, tIn } from "./i18n.js";
 import { MARKED, TOASTED, cardWord, newMoves, playLabel, playRanks, rankWord, tricksOf } from "./reading.js";
 
 const TOAST_MS = 5000;
+const MAX_TOASTS = 3;
 
 /** Open drawer, dismissed summary, live toasts: tests and tools read it as globalThis.guandan.story. */
 export const story = { open: false, dismissed: null, toasts: [] };
 let draw = { cardEl: null, seatName: String, render() {} };
-let toastIds = 0;
 
 /** The main module's card drawing, seat names and render, which the pieces here use. */
 export function storyHelpers(helpers) {
@@ -119,8 +119,8 @@ export function summaryPanel(view) {
 export function noteMoves(before, after) {
   for (const move of newMoves(before, after)) {
     if (!TOASTED.has(move.by)) continue;
-    const toast = { id: ++toastIds, move, me: after.seat };
-    story.toasts.push(toast);
+    const toast = { move, me: after.seat };
+    story.toasts = [...story.toasts, toast].slice(-MAX_TOASTS); // a resync after a long gap: the latest few
     setTimeout(() => {
       story.toasts = story.toasts.filter((x) => x !== toast);
       draw.render();
