@@ -775,7 +775,8 @@ def _figures(args: argparse.Namespace, stats: Stats, server_pids: list[int], ser
     lines.append(f"load processes: CPU {stats.cpu / wall * 100:.1f}% (sum over {args.procs})")
     diffs, snaps = stats.diff_bytes, stats.snapshot_bytes
     lines += [
-        f"bytes per diff: median {_med(diffs)}, p99 {pct(diffs, 0.99):.0f} ({len(diffs)} diffs)",
+        f"bytes per diff: median {_med(diffs)}, mean {_mean(diffs)}, p99 {pct(diffs, 0.99):.0f} "
+        f"({len(diffs)} diffs)",
         f"bytes per snapshot: median {_med(snaps)}, p99 {pct(snaps, 0.99):.0f} ({len(snaps)} snapshots)",
         f"idle connections held: {stats.held} of {stats.connections} answered a ping at the end"
         if args.idle else f"connections held: {stats.held} of {stats.connections} answered a ping at the end",
@@ -790,6 +791,12 @@ def _figures(args: argparse.Namespace, stats: Stats, server_pids: list[int], ser
 
 def _med(xs: list[int]) -> str:
     return f"{statistics.median(xs):.0f}" if xs else "nan"
+
+
+def _mean(xs: list[int]) -> str:
+    """The bytes an action costs on average: the median alone hides a few large diffs (a trick that
+    ends carries its moves to the history) behind many small ones."""
+    return f"{statistics.fmean(xs):.0f}" if xs else "nan"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

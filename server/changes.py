@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from engine import Game, IllegalAction
 
 from . import autopilot as ap
-from . import rooms
+from . import rooms, story
 from .bots import choose_action, random_action
 
 log = logging.getLogger("guandan.server")
@@ -64,6 +64,7 @@ def game_action(room: Room, seat: int, action: dict[str, Any], by: str, game: Ga
         log.info("%s code=%s deal=%s result=%s", game.phase.replace("_", " "), room["code"], game.deal,
                  game.last_result)
     logged = game.actions[-1][1]  # the engine's normalized action (interpretation named)
+    story.record(room, game, seat, logged, by)
     return Change({"kind": "game", "seat": seat, "action": logged, "by": by}, {"events": events}, game)
 
 
@@ -124,6 +125,7 @@ def _begin_match(room: Room, connected: list[bool], now: float, kind: str) -> Ch
         if rooms.connected_kind(room, seat) and not connected[seat]:
             live["gone"][seat] = now
     ap.stamp(room, game, [], now)
+    story.begin(room, game)
     # "start" in the log marks where a match begins: a replay starts from its seed
     return Change({"kind": "room", "type": "start", "seed": settings["seed"], "by": kind}, {}, game)
 

@@ -15,6 +15,7 @@ half the bytes of ``{"op": ..., "path": ..., "value": ...}`` maps, which is most
 from __future__ import annotations
 
 import copy
+from operator import is_
 from typing import Any
 
 import msgpack
@@ -57,6 +58,8 @@ def _unchanged(a: Any, b: Any) -> bool:
         return False
     if not isinstance(a, _CONTAINERS):
         return True
+    if type(a) is list and all(map(is_, a, b)):
+        return True  # equal, item by item the same objects: cards (small ints), the history's shared maps
     try:
         if _pack(a) == _pack(b):
             return True

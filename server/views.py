@@ -8,6 +8,10 @@ carries (fresh lists and dicts of plain values, never tuples: ``game.view`` buil
 rebuilding the view from a snapshot plus diffs ends with the very same value. (It used to be made so
 by a msgpack round trip, which cost more than building the view, for every seat of every change; the
 server tests compare rebuilt views with ``==``, which a tuple would fail.)
+
+The story of the deal (story.py) tells the trick (who made each move, its cards as they read) and
+adds the deal's finished tricks, the hands left at its end, and what was played in this seat's name
+while its player was away. Its moves are maps shared between views and never changed once made.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 
 from engine import Game
 
+from . import story
 from .autopilot import auto_marks
 
 View = dict[str, Any]
@@ -34,4 +39,5 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     view["deadlines"] = deadlines
     view["deadline"] = max((deadlines[s] for s in pending if deadlines[s] is not None), default=None)
     view["autoplay"] = None if seat is None else live["autoplay"][seat]
+    story.add_to_view(view, room, game, seat)
     return view

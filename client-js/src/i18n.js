@@ -2,6 +2,8 @@
 // Every word the client shows comes from here; texts the server writes are shown as the server wrote
 // them: reasons (deal results, the bots' suggestions) come in both languages (`serverText`), error
 // messages in English with a translated label for the error code in front.
+import { STORY_TEXT } from "./story-text.js";
+
 export const TEXT = {
   zh: {
     title: "掼蛋", subtitle: "四人两副牌 · 对家搭档", nickname: "昵称", create: "创建房间", join: "加入房间",
@@ -128,6 +130,8 @@ export const TEXT = {
     errors: {},
   },
 };
+
+for (const lang of ["zh", "en"]) Object.assign(TEXT[lang], STORY_TEXT[lang]);
 
 function initialLang() {
   const saved = globalThis.localStorage && localStorage.getItem("guandan:lang");

@@ -1,12 +1,18 @@
 // The browser client: renders what the server sends, sends what the player intends.
 // It holds no game rules: legality, suggestions and results all come from the server.
+import { Sounds, cuesFor, muteButton, titleFor } from "./alerts.js";
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
 import { inviteOverlay, invitePanel } from "./invite.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
-import { arrange, lastMoves, positions, secondsLeft, takenOver, teamOf } from "./present.js";
+import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
+import { playLabel, tableMoves } from "./reading.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
+import {
+  historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, playedCards, story, storyHelpers, summaryPanel, toastLayer,
+  toggleHistory,
+} from "./story.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
 const TIMERS = [0, 10, 15, 20, 30, 60];
@@ -15,6 +21,7 @@ const SORT_MODES = ["rank", "suit", "plays"];
 const SORT_LABEL = { rank: "sortRank", suit: "sortSuit", plays: "sortPlays" };
 
 const store = globalThis.localStorage;
+const sounds = new Sounds(store);
 const ui = {
   status: "connecting",
   room: null, // latest "room" message
@@ -58,6 +65,8 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     const moved = !before || before.turn !== view.turn || before.phase !== view.phase
       || (before.trick || []).length !== (view.trick || []).length;
     if (handChanged || moved) ui.message = ui.readings = null; // the choice of readings was for that turn
+    noteMoves(before, view);
+    for (const cue of cuesFor(before, view)) sounds.play(cue);
     render();
   },
   onRoom(room) {
@@ -397,10 +406,6 @@ function cardEl(code, level, opts = {}) {
   return h("span", { class: cls, role: "img", "aria-label": label, "data-card": code }, inner);
 }
 
-function cardRow(cards, level, opts = {}) {
-  return h("span", { class: `played ${opts.big ? "big" : ""}` }, cards.map((c) => cardEl(c, level, { small: !opts.big, mid: opts.big })));
-}
-
 // ------------------------------------------------------------------ table
 
 function handGroups(view) {
@@ -546,7 +551,8 @@ function countdown(deadline, testid, cls = "") {
 }
 
 function seatBox(view, seat, position) {
-  const last = lastMoves(view.trick)[seat];
+  const { moves, previous } = tableMoves(view);
+  const last = moves[seat];
   const place = (view.finished || []).indexOf(seat);
   const kind = seatKind(seat);
   const connected = ui.presence?.connected?.[seat];
@@ -570,9 +576,10 @@ function seatBox(view, seat, position) {
       auto ? h("span", { class: `badge auto ${auto}`, "data-testid": `auto-${seat}`, "data-auto": auto,
         text: auto === "dropout" ? t("autoDropout") : t("autoPlayer") }) : null,
       countdown(view.deadlines?.[seat], `countdown-${seat}`)),
-    h("div", { class: "last-play" },
+    h("div", { class: `last-play ${previous ? "previous" : ""}` },
       last ? (last.type === "pass" ? h("span", { class: "pass-label", text: t("passed") })
-        : cardRow(last.cards, view.level)) : null));
+        : playedCards(last, view.level)) : null,
+      last ? moveMark(last) : null));
 }
 
 function levelsBar(view) {
@@ -607,7 +614,7 @@ function tributeInfo(view) {
 }
 
 function centerBox(view) {
-  const top = view.top;
+  const { top, previous } = tableMoves(view); // a trick just won stays until the next play
   const turnSeat = view.turn;
   let turnLine = null;
   if (view.phase === "play" && turnSeat !== null && turnSeat !== undefined) {
@@ -617,9 +624,10 @@ function centerBox(view) {
         countdown(view.deadline, "countdown"));
   }
   return h("div", { class: "table-center", "data-testid": "table-top" },
-    top ? h("div", { class: "top-play" },
-      h("div", { class: "top-label" }, h("strong", { text: seatName(top.seat) }), ` · ${tIn("kinds", top.kind) || top.kind}`),
-      cardRow(top.cards, view.level, { big: true })) : null,
+    top ? h("div", { class: `top-play ${previous ? "previous" : ""}` },
+      h("div", { class: "top-label", "data-testid": "top-label" }, previous ? `${t("lastTrick")} · ` : null,
+        h("strong", { text: seatName(top.seat) }), ` · ${playLabel(top)}`, moveMark(top)),
+      playedCards(top, view.level, { big: true, testid: "top-cards" })) : null,
     tributeInfo(view),
     turnLine);
 }
@@ -655,6 +663,8 @@ function resultPanel(view) {
           `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
       r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}：` }), resultReason(r))
         : null,
+      leftoverBlock(view),
+      h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),
       over ? h("button", { class: "primary", "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby"))
         : seated ? h("button", { class: "primary", "data-testid": "next-deal", onclick: () => act({ type: "next_deal" }) }, t("nextDeal"))
           : h("p", { class: "hint", text: t("waitNext") })));
@@ -719,8 +729,13 @@ function actionBar(view) {
           h("button", { "data-testid": "pass", disabled: !mine || !view.top, onclick: pass }, t("pass"))],
       h("button", { "data-testid": "suggest", disabled: !(mine || returning), onclick: () => suggest(view) }, t("suggest")),
       h("button", { "data-testid": "sort", onclick: cycleSort, "aria-label": sortLabel }, sortLabel)),
-    h("div", { class: "row center" }, autoControls(view)),
+    h("div", { class: "row center" }, autoControls(view), storyControls()),
     h("p", { class: "shortcuts", text: t("shortcuts") }));
+}
+
+/** The deal's history and the sound switch, next to auto-play (a spectator's only controls). */
+function storyControls() {
+  return [historyButton(), muteButton(sounds, render)];
 }
 
 function tableScreen(view) {
@@ -739,8 +754,11 @@ function tableScreen(view) {
     h("div", { class: `message ${hint?.kind || ""}`, role: hint?.kind === "error" ? "alert" : "status", "data-testid": "message",
       text: hint?.text || "" }),
     handArea(view),
-    actionBar(view),
-    ["deal_over", "match_over"].includes(view.phase) ? resultPanel(view) : null);
+    actionBar(view) ?? h("div", { class: "actions" }, h("div", { class: "row center" }, storyControls())),
+    ["deal_over", "match_over"].includes(view.phase) ? resultPanel(view) : null,
+    summaryPanel(view),
+    historyDrawer(view),
+    toastLayer());
 }
 
 // ------------------------------------------------------------------ shell
@@ -790,7 +808,7 @@ function render() {
   const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite);
   morphChildren(root, next);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
-  document.title = ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`;
+  document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
   if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {
     root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)?.focus({ preventScroll: true });
   }
@@ -887,6 +905,7 @@ document.addEventListener("keydown", (e) => {
       setAuto(view.autoplay === null || view.autoplay === undefined);
       return;
     case "Escape":
+      if (story.open) return toggleHistory(false);
       if (!ui.readings) ui.selected.clear(); // first Escape closes the choice, the next clears the selection
       ui.readings = null;
       ui.message = null;
@@ -911,9 +930,11 @@ window.addEventListener("offline", () => conn.dropped());
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") conn.reconnectNow();
 });
+storyHelpers({ cardEl, seatName, render });
+document.addEventListener("pointerdown", () => sounds.muted || sounds.unlock()); // audio starts after a gesture
 conn.connect();
 setInterval(tick, 250);
 render();
 watchRules(render);
 
-globalThis.guandan = { ui, conn, render };
+globalThis.guandan = { ui, conn, render, sounds, story };

@@ -12,7 +12,7 @@ test("every label exists in both languages", () => {
   const en = new Set(Object.keys(TEXT.en));
   assert.deepEqual([...zh].filter((k) => !en.has(k)), []);
   assert.deepEqual([...en].filter((k) => !zh.has(k)), []);
-  for (const table of ["kinds", "presets", "presetNotes"]) {
+  for (const table of ["kinds", "presets", "presetNotes", "by", "byShort"]) {
     assert.deepEqual(Object.keys(TEXT.zh[table]).sort(), Object.keys(TEXT.en[table]).sort(), table);
   }
   assert.equal(TEXT.zh.places.length, 4);

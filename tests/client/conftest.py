@@ -44,8 +44,14 @@ def client_dist() -> Path:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> Iterator[str]:
-    with serve_client(tmp_path_factory.mktemp("server-data"), client_dist) as base:
+def live_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The live server's data folder: its own Redis listens on ``redis.sock`` there (tests read the log)."""
+    return tmp_path_factory.mktemp("server-data")
+
+
+@pytest.fixture(scope="session")
+def live_server(live_data: Path, client_dist: Path) -> Iterator[str]:
+    with serve_client(live_data, client_dist) as base:
         yield base
 
 

@@ -1,0 +1,141 @@
+// The story of the deal on screen: plays laid out as read (wild cards in their place, marked with the
+// rank they stand for), marks on moves made for a player, the history drawer, the leftover hands at
+// the deal's end, toasts when the timer or the dropout bot plays, and the summary a returning player
+// gets of what was played in their name. Everything here comes from the view (server/story.py).
+import { isWild } from "./cards.js";
+import { h } from "./dom.js";
+import { t, tIn } from "./i18n.js";
+import { MARKED, TOASTED, cardWord, newMoves, playLabel, playRanks, rankWord, tricksOf } from "./reading.js";
+
+const TOAST_MS = 5000;
+const MAX_TOASTS = 3;
+
+/** Open drawer, dismissed summary, live toasts: tests and tools read it as globalThis.guandan.story. */
+export const story = { open: false, dismissed: null, toasts: [] };
+let draw = { cardEl: null, seatName: String, render() {} };
+
+/** The main module's card drawing, seat names and render, which the pieces here use. */
+export function storyHelpers(helpers) {
+  draw = helpers;
+}
+
+export function toggleHistory(open = !story.open) {
+  story.open = open;
+  draw.render();
+}
+
+/** A play's cards in the order it reads; a wild card carries the rank it stands for. */
+export function playedCards(move, level, opts = {}) {
+  const ranks = playRanks(move);
+  const size = opts.big ? { mid: true } : { small: true };
+  return h("span", { class: `played ${opts.big ? "big" : ""}`, "data-testid": opts.testid },
+    move.cards.map((code, i) => {
+      const card = draw.cardEl(code, level, size);
+      if (!isWild(code, level)) return card;
+      const rank = rankWord(ranks[i]);
+      return h("span", { class: "stand-in", "data-as": ranks[i], title: t("standsFor", { rank }) },
+        card, h("span", { class: "as-rank", "aria-label": t("standsFor", { rank }), text: rank }));
+    }));
+}
+
+/** A small mark on a move our bot, the timer or auto-play made; `words` spells it out. */
+export function moveMark(move, words = false) {
+  if (!MARKED.has(move.by)) return null;
+  const name = tIn("by", move.by);
+  return h("span", { class: `badge by ${move.by}`, "data-testid": "by-mark", "data-by": move.by, title: name,
+    text: words ? name : tIn("byShort", move.by) });
+}
+
+export function historyButton() {
+  return h("button", { class: "small", "data-testid": "history-open", "aria-expanded": story.open ? "true" : "false",
+    onclick: () => toggleHistory() }, t("history"));
+}
+
+function moveRow(move, level) {
+  return h("li", { class: `move ${move.type}`, "data-testid": "move", "data-seat": move.seat, "data-by": move.by,
+    "data-type": move.type, "data-kind": move.kind, "data-cards": (move.cards || []).join(",") },
+    h("span", { class: "who", text: draw.seatName(move.seat) }),
+    h("span", { class: "what", text: playLabel(move) }),
+    moveMark(move, true),
+    move.type === "play" ? playedCards(move, level) : null);
+}
+
+/** Every seat's cards still in hand once the deal is over (the whole table sees them then). */
+export function leftoverBlock(view) {
+  if (!view.leftover) return null;
+  return h("section", { class: "leftover", "data-testid": "leftover" },
+    h("h3", { text: t("leftover") }),
+    view.leftover.map((cards, seat) => h("div", { class: "leftover-seat", "data-testid": `leftover-${seat}`,
+      "data-cards": cards.join(",") },
+      h("span", { class: "who", text: draw.seatName(seat) }),
+      cards.length ? h("span", { class: "played" }, cards.map((c) => draw.cardEl(c, view.level, { small: true })))
+        : h("span", { class: "hint", text: t("outOfCards") }))));
+}
+
+/** The deal's tricks in order, in a drawer over the table (a sheet from below on phones). */
+export function historyDrawer(view) {
+  if (!story.open) return null;
+  const tricks = tricksOf(view);
+  return h("aside", { class: "story-drawer", role: "dialog", "aria-label": t("history"), "data-testid": "history" },
+    h("header", { class: "story-head" },
+      h("h2", { text: t("historyTitle", { n: view.deal }) }),
+      h("button", { class: "small", "data-testid": "history-close", onclick: () => toggleHistory(false) }, t("close"))),
+    tricks.length ? h("ol", { class: "tricks" }, tricks.map((trick, i) => h("li", { class: "trick", "data-testid": "trick" },
+      h("h3", { text: t("trickN", { n: i + 1 }) }),
+      h("ol", { class: "moves" }, trick.map((m) => moveRow(m, view.level))))))
+      : h("p", { class: "hint", text: t("noPlays") }),
+    leftoverBlock(view));
+}
+
+function summaryKey(box) {
+  return `${box.n}:${JSON.stringify(box.moves[box.moves.length - 1])}`;
+}
+
+/** For a player back at the table: what our bot (or the timer) did in their name meanwhile. */
+export function summaryPanel(view) {
+  const box = view.in_your_name;
+  if (!box || story.dismissed === summaryKey(box)) return null;
+  const dismiss = () => {
+    story.dismissed = summaryKey(box);
+    draw.render();
+  };
+  return h("div", { class: "overlay" },
+    h("div", { class: "panel result story-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title",
+      "data-testid": "in-your-name" },
+      h("h2", { id: "summary-title", text: t("inYourName") }),
+      h("p", { text: t("inYourNameLine", { n: box.n }) }),
+      h("ol", { class: "moves" }, box.moves.map((m) => h("li", { class: `move ${m.type}`, "data-testid": "summary-move",
+        "data-type": m.type, "data-by": m.by, "data-deal": m.deal, "data-cards": (m.cards || [m.card]).join(",") },
+        h("span", { class: "who", text: t("deal", { n: m.deal }) }),
+        h("span", { class: "what", text: m.type === "return"
+          ? t("returned", { card: cardWord(m.card), name: draw.seatName(m.to) }) : playLabel(m) }),
+        moveMark(m, true),
+        m.type === "play" ? playedCards(m, view.level) : null))),
+      box.n > box.moves.length ? h("p", { class: "hint", text: t("earlier", { n: box.n - box.moves.length }) }) : null,
+      h("button", { class: "primary", "data-testid": "in-your-name-ok", onclick: dismiss }, t("gotIt"))));
+}
+
+/** Note the moves new in this view: the table is told when the timer or the dropout bot played. */
+export function noteMoves(before, after) {
+  for (const move of newMoves(before, after)) {
+    if (!TOASTED.has(move.by)) continue;
+    const toast = { move, me: after.seat };
+    story.toasts = [...story.toasts, toast].slice(-MAX_TOASTS); // a resync after a long gap: the latest few
+    setTimeout(() => {
+      story.toasts = story.toasts.filter((x) => x !== toast);
+      draw.render();
+    }, TOAST_MS);
+  }
+}
+
+function toastText({ move, me }) {
+  const mine = move.seat === me;
+  const key = move.by === "timer" ? (mine ? "toastTimerMe" : "toastTimer") : (mine ? "toastAwayMe" : "toastAway");
+  return t(key, { name: draw.seatName(move.seat), play: playLabel(move) });
+}
+
+export function toastLayer() {
+  return h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" },
+    story.toasts.map((x) => h("div", { class: `toast ${x.move.by}`, "data-testid": "toast", "data-by": x.move.by,
+      "data-seat": x.move.seat, text: toastText(x) })));
+}

@@ -1,0 +1,279 @@
+"""The table tells the story (issue 13, Must show 1 and 2): plays made for a player are marked and
+summed up for them, the history is the server's action log, wild cards show where they stand, sounds
+and the tab title alert the player. Real server, real Redis, real Chromium."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+import redis
+from test_browser import can_act, hand_of, take_turn, view_of
+from websockets.sync.client import connect
+
+from engine import Game
+from server.codec import decode
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 390, "height": 844}
+MARKED = {"away", "timer", "autoplay", "ai_fallback"}
+
+
+class Seat:
+    """A scripted player over the real protocol, to set a room up (or to sit in a seat and not play)."""
+
+    def __init__(self, base: str) -> None:
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(
+            connect(base.replace("http://", "ws://") + "/ws", open_timeout=5, max_queue=None))
+        self.ids = itertools.count(1)
+        self.request({"type": "hello", "protocol": 1})
+
+    def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        msg_id = next(self.ids)
+        self.ws.send(msgpack.packb({**msg, "id": msg_id}))
+        while True:
+            reply = msgpack.unpackb(self.ws.recv(timeout=10))
+            if reply["type"] in ("ack", "error") and reply.get("id") == msg_id:
+                assert reply["type"] == "ack", reply
+                return reply["result"]
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+Reply = dict[str, Any]
+
+
+def room_of_two(base: str, seed: int, **settings: Any) -> tuple[str, Reply, Reply, Seat, Seat]:
+    """Ann (seat 0, host) and Bo (seat 1) join over the protocol; bots in seats 2 and 3."""
+    ann = Seat(base)
+    made = ann.request({"type": "create", "nickname": "Ann", "bots": [2, 3], "bot_delay": 0, "seed": seed,
+                        **settings})
+    bo = Seat(base)
+    joined = bo.request({"type": "join", "code": made["code"], "nickname": "Bo"})
+    return made["code"], made, joined, ann, bo
+
+
+def open_seat(context: Any, base: str, code: str, seat: int, token: str) -> Any:
+    """A browser that holds the seat's token, as one that joined it would: it resumes the seat."""
+    page = context.new_page()
+    page.goto(base + "/")
+    saved = json.dumps({"seat": seat, "token": token})
+    page.evaluate("([code, saved]) => { localStorage.setItem(`guandan:seat:${code}`, saved);"
+                  " localStorage.setItem('guandan:last-room', code); }", [code, saved])
+    page.goto(f"{base}/?room={code}")
+    page.wait_for_selector("[data-testid=header-code]", timeout=10_000)
+    return page
+
+
+def action_log(live_data: Path, code: str) -> list[dict[str, Any]]:
+    """The room's action log, read from the server's own Redis (its Stream)."""
+    client = redis.Redis(unix_socket_path=str(live_data / "redis.sock"))
+    try:
+        return [{"v": int(f[b"v"]), **decode(f[b"rec"])} for _, f in client.xrange(f"gd:log:{code}")]
+    finally:
+        client.close()
+
+
+def deal_moves(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The plays and passes of the deal under way, in order."""
+    moves: list[dict[str, Any]] = []
+    for r in log:
+        if r["kind"] == "game" and r["action"]["type"] == "next_deal":
+            moves = []
+        elif r["kind"] == "game" and r["action"]["type"] in ("play", "pass"):
+            moves.append(r)
+    return moves
+
+
+def cards_of(element: Any) -> list[int]:
+    text = element.get_attribute("data-cards")
+    return [int(c) for c in text.split(",")] if text else []
+
+
+def shown_cards(locator: Any) -> list[int]:
+    return locator.locator("[data-card]").evaluate_all("els => els.map(e => +e.dataset.card)")
+
+
+def act_once(page: Any) -> None:
+    before = page.evaluate("() => globalThis.guandan.conn.state.version")
+    take_turn(page)
+    page.wait_for_function(f"() => globalThis.guandan.conn.state.version > {before}", timeout=10_000)
+
+
+def test_a_deal_with_a_dropout_is_marked_summed_up_and_matches_the_log(browser, live_server, live_data):
+    seed = 7
+    code, made, joined, ann_py, bo_py = room_of_two(live_server, seed, grace=0.5)
+    ann_ctx, bo_ctx = browser.new_context(viewport=PHONE), browser.new_context(viewport=PHONE)
+    ann = open_seat(ann_ctx, live_server, code, 0, made["token"])
+    ann_py.close()
+    ann.click("[data-testid=start]")
+    hand_of(ann)
+    bo_py.close()  # Bo drops out: after the grace period our bot plays his seat
+    # Ann plays on: the table marks Bo's moves made by our bot, and a toast tells the table as they happen
+    seen_mark = seen_toast = False
+    deadline = time.monotonic() + 90
+    while not (seen_mark and seen_toast):
+        assert time.monotonic() < deadline, "no marked move of the dropped seat was shown"
+        assert view_of(ann)["phase"] == "play", "the deal ended before Bo's bot was seen"
+        seen_mark |= ann.locator("[data-testid=table-seat-1] [data-testid=by-mark][data-by=away]").count() > 0
+        seen_toast |= ann.locator("[data-testid=toast][data-by=away][data-seat='1']").count() > 0
+        if can_act(ann):
+            act_once(ann)
+        else:
+            ann.wait_for_timeout(30)
+    toast = ann.locator("[data-testid=toast][data-by=away][data-seat='1']").first.inner_text()
+    assert "Bo" in toast and "机器人代出" in toast, toast
+    # Bo comes back: a summary of what was played in his name, as the server's log has it
+    bo = open_seat(bo_ctx, live_server, code, 1, joined["token"])
+    bo.wait_for_function("() => globalThis.guandan.ui.state?.view?.auto?.[1] === null", timeout=10_000)
+    summary = bo.locator("[data-testid=in-your-name]")
+    summary.wait_for(timeout=10_000)
+    made_for_bo = [r for r in action_log(live_data, code) if r["kind"] == "game" and r["seat"] == 1]
+    assert made_for_bo and {r["by"] for r in made_for_bo} == {"away"}
+    rows = summary.locator("[data-testid=summary-move]")
+    assert rows.count() == len(made_for_bo)
+    for i, r in enumerate(made_for_bo):
+        row = rows.nth(i)
+        assert row.get_attribute("data-type") == r["action"]["type"]
+        assert sorted(cards_of(row)) == sorted(r["action"].get("cards", []))
+    assert "你不在时" in summary.inner_text()
+    bo.click("[data-testid=in-your-name-ok]")
+    summary.wait_for(state="detached")
+    # both play the deal out
+    deadline = time.monotonic() + 240
+    while not ann.locator("[data-testid=deal-result]").is_visible():
+        assert time.monotonic() < deadline, "the deal did not end in time"
+        acted = False
+        for page in (ann, bo):
+            if can_act(page):
+                act_once(page)
+                acted = True
+        if not acted:
+            ann.wait_for_timeout(30)
+    log = action_log(live_data, code)
+    game = Game.replay(seed, None, [[r["seat"], r["action"]] for r in log if r["kind"] == "game"])
+    assert game.phase == "deal_over"
+    # every seat's leftover cards are shown at the deal's end
+    result = ann.locator("[data-testid=deal-result]")
+    for seat in range(4):
+        left = result.locator(f"[data-testid=leftover-{seat}]")
+        assert sorted(cards_of(left)) == sorted(shown_cards(left)) == sorted(game.hands[seat])
+    assert any(game.hands)
+    # the history lists every play and pass of the deal, in order, as the log has them, marked by who made it
+    ann.click("[data-testid=result-history]")
+    rows = ann.locator("[data-testid=history] [data-testid=move]")
+    moves = deal_moves(log)
+    assert rows.count() == len(moves) > 20
+    shown = rows.evaluate_all("els => els.map(e => [+e.dataset.seat, e.dataset.type, e.dataset.kind || null,"
+                              " e.dataset.cards, e.dataset.by, !!e.querySelector('[data-testid=by-mark]')])")
+    expected = [[r["seat"], r["action"]["type"], r["action"].get("kind"),
+                 sorted(r["action"].get("cards", [])), r["by"], r["by"] in MARKED] for r in moves]
+    got = [[s, t, k, sorted(int(c) for c in cards.split(",")) if cards else [], by, mark]
+           for s, t, k, cards, by, mark in shown]
+    assert got == expected
+    assert {"away", "human", "bot"} <= {r["by"] for r in moves}
+    for ctx in (ann_ctx, bo_ctx):
+        ctx.close()
+
+
+def test_a_wild_straight_shows_as_read_in_both_languages(browser, live_server):
+    """Level 2, seed 0: seat 0 holds ♥2 (the wild card) and ♠5 ♠6 ♥7 ♠8; played as 45678 the wild
+    card is the 4: first, marked, standing for 4; the label says so."""
+    code, made, _joined, ann_py, bo_py = room_of_two(live_server, 0)  # Bo sits and never plays
+    ctx = browser.new_context(viewport=PHONE)
+    page = open_seat(ctx, live_server, code, 0, made["token"])
+    ann_py.close()
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    hand = page.locator("[data-testid=hand] [data-card]")
+    codes = [int(x) for x in hand.evaluate_all("els => els.map(e => e.dataset.card)")]
+    straight = [1, 12, 16, 21, 24]  # ♥2 ♠5 ♠6 ♥7 ♠8
+    for card in straight:
+        hand.nth(codes.index(card)).click()
+    page.click("[data-testid=play]")
+    page.locator("[data-testid=readings] button", has_text="45678").click()
+    label = page.locator("[data-testid=top-label]")
+    label.wait_for(timeout=10_000)
+    assert "顺子 45678" in label.inner_text()
+    top = page.locator("[data-testid=top-cards]")
+    assert shown_cards(top) == [1, 12, 16, 21, 24]  # the wild card first: it is the 4
+    wild = top.locator(".stand-in")
+    assert wild.count() == 1 and wild.get_attribute("data-as") == "4"
+    assert wild.locator("[data-card]").get_attribute("data-card") == "1"
+    assert "wild" in wild.locator(".card").get_attribute("class")
+    assert shown_cards(page.locator("[data-testid=table-seat-0] .last-play")) == [1, 12, 16, 21, 24]
+    page.click("[data-testid=lang]")
+    assert "straight 4-8" in label.inner_text()
+    page.click("[data-testid=history-open]")
+    row = page.locator("[data-testid=history] [data-testid=move]").first
+    assert "straight 4-8" in row.inner_text() and shown_cards(row) == [1, 12, 16, 21, 24]
+    page.click("[data-testid=lang]")
+    assert "顺子 45678" in row.inner_text()
+    bo_py.close()
+    ctx.close()
+
+
+def test_a_timer_play_is_told_to_the_player_at_the_table(browser, live_server):
+    code, made, _joined, ann_py, bo_py = room_of_two(live_server, 3, turn_timer=1)
+    bo_py.close()
+    ctx = browser.new_context(viewport=PHONE)
+    page = open_seat(ctx, live_server, code, 0, made["token"])
+    ann_py.close()
+    page.click("[data-testid=start]")
+    toast = page.locator("[data-testid=toast][data-by=timer][data-seat='0']").first
+    toast.wait_for(timeout=20_000)  # Ann does nothing: the timer plays for her
+    assert "时间到，系统替你" in toast.inner_text()
+    page.click("[data-testid=history-open]")
+    timed = page.locator("[data-testid=history] [data-testid=move][data-by=timer][data-seat='0']").first
+    assert timed.locator("[data-testid=by-mark]").inner_text() == "超时代打"
+    # she was at the table: no summary to come back to
+    assert page.locator("[data-testid=in-your-name]").count() == 0
+    ctx.close()
+
+
+TONE_COUNTER = """
+window.__tones = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) { window.__tones += 1; return start.apply(this, args); };
+"""
+
+
+def test_your_turn_rings_shows_in_the_title_and_mute_is_remembered(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE)
+    ctx.add_init_script(TONE_COUNTER)
+    page = ctx.new_page()
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Ring")
+    page.select_option("[data-testid=bot-delay]", "0.5")
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    page.wait_for_function("() => document.title.startsWith('▶ 轮到你出牌')")
+    page.wait_for_function("() => globalThis.guandan.sounds.played.some(p => p.cue === 'turn' && !p.muted)")
+    assert page.evaluate("() => window.__tones") > 0  # the Web Audio API made the sound
+    act_once(page)
+    page.wait_for_function("() => !document.title.startsWith('▶')", timeout=10_000)  # the bots' turns
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    page.wait_for_function("() => document.title.startsWith('▶')")
+    # muted, and still muted after a reload (localStorage): the cue is noted, no tone is made
+    page.click("[data-testid=mute]")
+    assert page.get_attribute("[data-testid=mute]", "aria-pressed") == "true"
+    page.reload()
+    hand_of(page)
+    assert page.get_attribute("[data-testid=mute]", "aria-pressed") == "true"
+    assert page.evaluate("() => globalThis.guandan.sounds.muted") is True
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    act_once(page)
+    page.wait_for_function("() => globalThis.guandan.sounds.played.some(p => p.cue === 'turn' && p.muted)",
+                           timeout=15_000)
+    assert page.evaluate("() => window.__tones") == 0
+    ctx.close()
