@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Callable
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 KNOWN = {
     ("notify", "beginning"), ("notify", "play"), ("notify", "tribute"), ("notify", "anti-tribute"),
@@ -33,6 +34,10 @@ class ProtocolClient:
         self.messages: list[dict] = []
         self.problems: list[str] = []
         self.my_pos: int | None = None
+        self.answers: list[tuple[dict, int]] = []  # (act, index sent for it), in order
+        self.opened = asyncio.Event()  # the handshake is done: the platform has seated this client
+        self.opened_at: float | None = None  # time.monotonic() of the handshake's end
+        self.first_at: float | None = None  # ... and of the first message
 
     def check(self, msg: dict) -> None:
         key = (msg.get("type"), msg.get("stage"))
@@ -60,13 +65,38 @@ class ProtocolClient:
 
     async def run(self, url: str) -> None:
         async with connect(f"{url}/game/{self.name}", max_size=2**22) as ws:
+            self.opened_at = time.monotonic()
+            self.opened.set()
             async for raw in ws:
+                if self.first_at is None:
+                    self.first_at = time.monotonic()
                 msg = json.loads(raw)
                 self.messages.append(msg)
                 self.check(msg)
-                if msg["type"] == "act" and not self.silent:
-                    if self.delay:
-                        await asyncio.sleep(self.delay)
-                    await ws.send(json.dumps({"actIndex": self.choose(msg)}))
+                await self.on_message(ws, msg)
                 if msg.get("stage") == "gameResult":
                     return
+
+    async def on_message(self, ws: ClientConnection, msg: dict) -> None:
+        """Answer each act (tests override this to misbehave the way real bots do)."""
+        if msg["type"] == "act" and not self.silent:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            await self.answer(ws, msg, self.choose(msg))
+
+    async def answer(self, ws: ClientConnection, msg: dict, index: int) -> None:
+        self.answers.append((msg, index))
+        await ws.send(json.dumps({"actIndex": index}))
+
+    def my_moves(self) -> list[tuple[dict, int | None, list]]:
+        """Each act/play with the index answered to it (None: not answered) and the move the table
+        then announced for this seat (the next notify/play of it)."""
+        answered = {id(msg): index for msg, index in self.answers}
+        out = []
+        for i, msg in enumerate(self.messages):
+            if (msg["type"], msg["stage"]) != ("act", "play"):
+                continue
+            move = next(m["curAction"] for m in self.messages[i + 1:]
+                        if (m["type"], m["stage"]) == ("notify", "play") and m["curPos"] == self.my_pos)
+            out.append((msg, answered.get(id(msg)), move))
+        return out
