@@ -327,45 +327,52 @@ async def run_standalone(
         await seat.read_answers()
         await done.wait()
 
-    summary: dict[str, Any] = {}
     async with serve(handler, host, port, max_size=2**16, ping_interval=None) as server:
         bound = server.sockets[0].getsockname()[1]
         if on_listening:
             on_listening(bound)
         print(f"competition platform listening on ws://{host}:{bound}/game/<name>", flush=True)
-        await full.wait()
-        await asyncio.sleep(settle)  # let the last handshake response arrive on its own
-        table = ProtocolTable(list(joined), rules)
-        victories = [0, 0, 0, 0]
-        draws = [0, 0, 0, 0]
-        action_logs: list[list] = []
-        started = time.monotonic()
-        for m in range(matches):
-            table.stats.a_fallbacks = 0
-            game = Game.new(seed + m, rules)
-            winner = await table.play_match(game, max_a_fallbacks)
-            action_logs.append(list(game.actions))
-            if winner is None:
-                draws = [d + 1 for d in draws]
-            else:
-                victories[winner] += 1
-                victories[winner + 2] += 1
-            await table.broadcast(ct.game_over(m + 1, matches))
-            print(f"match {m + 1}/{matches}: " + ("draw" if winner is None else f"team {winner} "
-                  f"(seats {winner} and {winner + 2}) wins"), flush=True)
-        for seat in joined:  # real bots leave once they have gameResult
-            seat.ending = True
-        await table.broadcast(ct.game_result(victories, draws))
-        elapsed = time.monotonic() - started
-        summary = {"matches": matches, "deals": table.stats.deals, "victories": victories, "draws": draws,
-                   "seconds": elapsed, "fallback_turns": table.stats.fallback_turns,
-                   **seat_counters(joined), "actions": action_logs}
-        print(f"done: {matches} matches, {table.stats.deals} deals in {elapsed:.1f} s; "
-              f"wins per seat {victories}, draws {draws}; turns our bot played per seat "
-              f"{table.stats.fallback_turns}, disconnects per seat {summary['disconnects']}", flush=True)
-        done.set()
-        for seat in joined:
-            await seat.close()
+        try:
+            await full.wait()
+            await asyncio.sleep(settle)  # let the last handshake response arrive on its own
+            return await play_matches(joined, rules, matches, seed, max_a_fallbacks)
+        finally:  # also when cancelled: the handlers end and the server can close
+            done.set()
+            for seat in joined:
+                await seat.close()
+
+
+async def play_matches(seats: list[SocketSeat], rules: Rules, matches: int, seed: int,
+                       max_a_fallbacks: int) -> dict[str, Any]:
+    """N matches at one table with progress lines on stdout; the summary."""
+    table = ProtocolTable(list(seats), rules)
+    victories = [0, 0, 0, 0]
+    draws = [0, 0, 0, 0]
+    action_logs: list[list] = []
+    started = time.monotonic()
+    for m in range(matches):
+        table.stats.a_fallbacks = 0
+        game = Game.new(seed + m, rules)
+        winner = await table.play_match(game, max_a_fallbacks)
+        action_logs.append(list(game.actions))
+        if winner is None:
+            draws = [d + 1 for d in draws]
+        else:
+            victories[winner] += 1
+            victories[winner + 2] += 1
+        await table.broadcast(ct.game_over(m + 1, matches))
+        print(f"match {m + 1}/{matches}: " + ("draw" if winner is None else f"team {winner} "
+              f"(seats {winner} and {winner + 2}) wins"), flush=True)
+    for seat in seats:  # real bots leave once they have gameResult
+        seat.ending = True
+    await table.broadcast(ct.game_result(victories, draws))
+    elapsed = time.monotonic() - started
+    summary = {"matches": matches, "deals": table.stats.deals, "victories": victories, "draws": draws,
+               "seconds": elapsed, "fallback_turns": table.stats.fallback_turns,
+               **seat_counters(seats), "actions": action_logs}
+    print(f"done: {matches} matches, {table.stats.deals} deals in {elapsed:.1f} s; "
+          f"wins per seat {victories}, draws {draws}; turns our bot played per seat "
+          f"{table.stats.fallback_turns}, disconnects per seat {summary['disconnects']}", flush=True)
     return summary
 
 

@@ -1,6 +1,7 @@
 """A competition-protocol bot written from COMPETITION_PROTOCOL.md alone, for the tests.
 
 It records every message and checks each one as it arrives, as real bots would crash on a bad one.
+Its variants at the end misbehave the ways real bots did against our platform (issue 14).
 """
 
 from __future__ import annotations
@@ -100,3 +101,52 @@ class ProtocolClient:
                         if (m["type"], m["stage"]) == ("notify", "play") and m["curPos"] == self.my_pos)
             out.append((msg, answered.get(id(msg)), move))
         return out
+
+
+def kind(msg: dict) -> tuple[str, str]:
+    return msg["type"], msg["stage"]
+
+
+class OneInvalidAnswer(ProtocolClient):
+    """Answers its 3rd act/play with ``raw`` (default: one past indexRange) and sends nothing more for
+    that act, as real bots do."""
+
+    def __init__(self, name: str, raw: str | None = None, **kw) -> None:
+        super().__init__(name, **kw)
+        self.raw = raw
+
+    async def on_message(self, ws: ClientConnection, msg: dict) -> None:
+        if kind(msg) == ("act", "play") and sum(kind(m) == ("act", "play") for m in self.messages) == 3:
+            await ws.send(self.raw or json.dumps({"actIndex": msg["indexRange"] + 1}))
+            return
+        await super().on_message(ws, msg)
+
+
+def played_its_own_choices_but(client: ProtocolClient, unanswered: list[int]) -> bool:
+    """Our bot played exactly the ``unanswered`` act/plays; every other move is the one the client chose."""
+    moves = client.my_moves()
+    return ([i for i, (_act, index, _move) in enumerate(moves) if index is None] == unanswered
+            and all(move == act["actionList"][index] for act, index, move in moves if index is not None))
+
+
+class LateAndUnasked(ProtocolClient):
+    """Answers out of turn once (no act open), and answers its 3rd act/play only after our bot has
+    played that turn; every other answer is prompt and the last index (often a bomb)."""
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.choose = lambda msg: msg["indexRange"]
+        self.held: dict | None = None
+
+    async def on_message(self, ws: ClientConnection, msg: dict) -> None:
+        acts = sum(kind(m) == ("act", "play") for m in self.messages)
+        if kind(msg) == ("act", "play") and acts == 3:
+            self.held = msg  # think too long
+            return
+        if kind(msg) == ("notify", "play") and msg["curPos"] == self.my_pos:
+            if acts == 1:  # just played: no act of ours is open before three others have moved
+                await ws.send(json.dumps({"actIndex": 0}))
+            if self.held is not None:  # our bot has played the held act: its answer is late now
+                await ws.send(json.dumps({"actIndex": 0}))
+                self.held = None
+        await super().on_message(ws, msg)

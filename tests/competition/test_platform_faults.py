@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import logging
 import os
 import socket
@@ -15,12 +14,14 @@ from websockets.asyncio.client import ClientConnection
 
 from server.competition import DEFAULT_SETTLE, parse_act_index, run_standalone
 
-from .protocol_client import ProtocolClient
+from .protocol_client import (
+    LateAndUnasked,
+    OneInvalidAnswer,
+    ProtocolClient,
+    kind,
+    played_its_own_choices_but,
+)
 from .table import run_table
-
-
-def kind(msg: dict) -> tuple[str, str]:
-    return msg["type"], msg["stage"]
 
 
 def rests(msg: dict) -> list[int]:
@@ -120,34 +121,12 @@ async def test_a_bot_that_disconnects_is_logged_counted_and_shown_in_the_progres
                ProtocolClient("d", seed=4)]
     with caplog.at_level(logging.WARNING, logger="guandan.competition"):
         summary = await run_table(clients, matches=1, seed=12)
-    assert summary["disconnects"] == [0, 1, 0, 0]
-    assert summary["fallback_turns"][1] > 0 and summary["fallback_turns"][0::2] == [0, 0]
     out = capsys.readouterr().out
     assert "seat 1: quitter disconnected" in out
-    assert "disconnects per seat [0, 1, 0, 0]" in out  # the final progress line
     assert any("quitter" in r.getMessage() and "disconnected" in r.getMessage() for r in caplog.records)
-
-
-class OneInvalidAnswer(ProtocolClient):
-    """Answers its 3rd act/play with ``raw`` (default: one past indexRange) and sends nothing more for
-    that act, as real bots do."""
-
-    def __init__(self, name: str, raw: str | None = None, **kw) -> None:
-        super().__init__(name, **kw)
-        self.raw = raw
-
-    async def on_message(self, ws: ClientConnection, msg: dict) -> None:
-        if kind(msg) == ("act", "play") and sum(kind(m) == ("act", "play") for m in self.messages) == 3:
-            await ws.send(self.raw or json.dumps({"actIndex": msg["indexRange"] + 1}))
-            return
-        await super().on_message(ws, msg)
-
-
-def played_its_own_choices_but(client: ProtocolClient, unanswered: list[int]) -> bool:
-    """Our bot played exactly the ``unanswered`` act/plays; every other move is the one the client chose."""
-    moves = client.my_moves()
-    return ([i for i, (_act, index, _move) in enumerate(moves) if index is None] == unanswered
-            and all(move == act["actionList"][index] for act, index, move in moves if index is not None))
+    assert "disconnects per seat [0, 1, 0, 0]" in out  # the final progress line
+    assert summary["disconnects"] == [0, 1, 0, 0]
+    assert summary["fallback_turns"][1] > 0 and summary["fallback_turns"][0::2] == [0, 0]
 
 
 async def test_an_invalid_answer_without_a_timeout_gets_the_fallback_at_once(caplog):
@@ -166,32 +145,9 @@ def test_answers_that_are_not_an_index_in_range_are_invalid(raw):
     assert parse_act_index('{"actIndex": 3}', 3) == 3
 
 
-class LateAndUnasked(ProtocolClient):
-    """Answers out of turn once (no act open), and answers its 3rd act/play only after our bot has
-    played that turn; every other answer is prompt and the last index (often a bomb)."""
-
-    def __init__(self, *args, **kw) -> None:
-        super().__init__(*args, **kw)
-        self.choose = lambda msg: msg["indexRange"]
-        self.held: dict | None = None
-
-    async def on_message(self, ws: ClientConnection, msg: dict) -> None:
-        acts = sum(kind(m) == ("act", "play") for m in self.messages)
-        if kind(msg) == ("act", "play") and acts == 3:
-            self.held = msg  # think too long
-            return
-        if kind(msg) == ("notify", "play") and msg["curPos"] == self.my_pos:
-            if acts == 1:  # just played: no act of ours is open before three others have moved
-                await ws.send(json.dumps({"actIndex": 0}))
-            if self.held is not None:  # our bot has played the held act: its answer is late now
-                await ws.send(json.dumps({"actIndex": 0}))
-                self.held = None
-        await super().on_message(ws, msg)
-
-
 async def test_a_late_or_unasked_answer_is_never_applied_to_a_later_act():
     clients = [LateAndUnasked("late", seed=1), *(ProtocolClient(n, seed=i) for i, n in enumerate("bcd"))]
-    summary = await run_table(clients, matches=1, seed=12, act_timeout=3.0)
+    summary = await run_table(clients, matches=1, seed=12, act_timeout=5.0)
     # each act/play answered in time got exactly the move chosen for it, never the stale index 0
     assert played_its_own_choices_but(clients[0], [2]) and len(clients[0].my_moves()) > 10
     assert summary["late_answers"] == [1, 0, 0, 0] and summary["unasked_answers"] == [1, 0, 0, 0]
