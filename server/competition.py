@@ -47,7 +47,6 @@ class OpenAct:
 
     future: asyncio.Future[int | None]
     index_range: int
-    timed_out: bool = False
 
 
 @dataclass
@@ -70,7 +69,7 @@ class SocketSeat(ProtocolSeat):
     connection (the server's handler does it): it is what notices answers and disconnects.
     """
 
-    def __init__(self, ws: ServerConnection, name: str, act_timeout: float | None, seat: int = 0) -> None:
+    def __init__(self, ws: ServerConnection, name: str, act_timeout: float | None, seat: int) -> None:
         self.ws = ws
         self.name = name
         self.seat = seat
@@ -107,7 +106,6 @@ class SocketSeat(ProtocolSeat):
         """The act's time is up: our bot plays it, and the answer still owed for it will be dropped."""
         if act.future.done():
             return
-        act.timed_out = True
         self.late += 1
         log.warning("seat %d (%s) did not answer in %.1f s; our bot plays this turn and its late answer "
                     "will be dropped", self.seat, self.name, self.act_timeout)

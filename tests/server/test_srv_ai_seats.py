@@ -203,33 +203,23 @@ async def test_an_ai_giving_tribute_is_asked_with_its_hand_and_the_counts_before
         await c.close()
 
 
-async def test_an_invalid_answer_gets_our_bots_move_at_once_and_the_ai_is_asked_again(server, aredis):
+@pytest.mark.parametrize("client, ai_timeout", [
+    (OneInvalidAnswer, 100),  # a long ai_timeout: the room must not wait for it after an invalid answer
+    (LateAndUnasked, 5),  # the late answer comes once our bot has played that turn
+])
+async def test_an_invalid_late_or_unasked_answer_is_never_applied_to_a_later_act(server, aredis, client,
+                                                                                  ai_timeout):
+    """Our bot plays the AI's 3rd turn at once (invalid answer) or when its time is up (late answer);
+    every other turn is the AI's own choice: nothing stalls, nothing is one answer behind."""
     store = Store(aredis)
-    # a long ai_timeout: the room must not wait for it after an invalid answer
-    code, people, path = await ai_room(server.url, humans=(0,), ai=1, bots=[2, 3], seed=40, ai_timeout=100)
-    ai = OneInvalidAnswer(path[len("/game/"):], seed=1)
+    code, people, path = await ai_room(server.url, humans=(0,), ai=1, bots=[2, 3], seed=40,
+                                       ai_timeout=ai_timeout)
+    ai = client(path[len("/game/"):], seed=1)
     task = await seated(server, people, ai)
     await play_until(store, code, people, random.Random(1), lambda g: g.phase != "play", timeout=90)
     await until_ai_has(ai, "episodeOver")
     by = await first_deal_by(store, code, 1)
     assert len(by) > 3 and by[2] == "ai_fallback" and set(by[:2] + by[3:]) == {"ai"}
-    assert played_its_own_choices_but(ai, [2])
-    assert ai.problems == []
-    task.cancel()
-    for c in people.values():
-        await c.close()
-
-
-async def test_a_late_or_unasked_answer_of_an_ai_is_never_applied_to_a_later_act(server, aredis):
-    store = Store(aredis)
-    code, people, path = await ai_room(server.url, humans=(0,), ai=1, bots=[2, 3], seed=40, ai_timeout=5)
-    ai = LateAndUnasked(path[len("/game/"):], seed=1)
-    task = await seated(server, people, ai)
-    await play_until(store, code, people, random.Random(1), lambda g: g.phase != "play", timeout=90)
-    await until_ai_has(ai, "episodeOver")
-    by = await first_deal_by(store, code, 1)
-    assert len(by) > 3 and by[2] == "ai_fallback" and set(by[:2] + by[3:]) == {"ai"}
-    # each answered act got exactly the move chosen for it, never the stale index 0
     assert played_its_own_choices_but(ai, [2])
     assert ai.problems == []
     task.cancel()
