@@ -33,9 +33,35 @@ def move_action(move: Msg | None, level: int) -> list | None:
     return action_of(Play(move["kind"], move["value"], tuple(move["cards"])), level)
 
 
-def beginning(view: Msg, hand: list[int]) -> Msg:
-    """notify/beginning: the dealt hand (before tribute) and the seat."""
-    return {"type": "notify", "stage": "beginning", "handCards": hand_order(hand, view["level"]),
+def before_tribute(view: Msg, gifts: list[Msg]) -> Msg:
+    """The view as it was before ``gifts`` changed hands (the engine hands them over as it deals).
+
+    notify/beginning and act/tribute show this: the giver's hand still holds the card it must give and
+    every count reads 27, as on the old platform, where the tribute is applied only when notify/tribute
+    announces it. A bot shown the hand without that card chooses from the wrong hand (one real bot
+    divides by zero on it)."""
+    seat = view["seat"]
+    hand = None if view.get("hand") is None else list(view["hand"])
+    for g in gifts:
+        if hand is not None and g["to"] == seat:
+            hand.remove(g["card"])
+        if hand is not None and g["from"] == seat:
+            hand.append(g["card"])
+    return {**view, "hand": hand, "counts": _counts_before(view["counts"], gifts)}
+
+
+def _counts_before(counts: list[int], moves: list[Msg]) -> list[int]:
+    """Card counts before these ``{"from", "to"}`` card moves."""
+    out = list(counts)
+    for m in moves:
+        out[m["from"]] += 1
+        out[m["to"]] -= 1
+    return out
+
+
+def beginning(view: Msg) -> Msg:
+    """notify/beginning of a view before tribute (``before_tribute``): the dealt hand and the seat."""
+    return {"type": "notify", "stage": "beginning", "handCards": hand_order(view["hand"], view["level"]),
             "myPos": view["seat"]}
 
 
@@ -92,14 +118,18 @@ def _phase_act(view: Msg, stage: str, actions: list[list]) -> Msg:
 
 
 def act_tribute(view: Msg, card: int) -> Msg:
-    """act/tribute: the card the rules make this seat give (chosen by the engine, as §7 says)."""
+    """act/tribute: the card the rules make this seat give (chosen by the engine, as §7 says), asked
+    from a view before tribute (``before_tribute``)."""
     return _phase_act(view, "tribute", [["tribute", "tribute", hand_order([card], view["level"])]])
 
 
 def act_back(view: Msg, tribute_pos: int, tribute_card: int) -> tuple[Msg, list[int]]:
-    """act/back: every eligible return card, one action each."""
+    """act/back: every eligible return card, one action each. Counts as notify/tribute left them:
+    returns already made by others are announced only by notify/back, once every return is made."""
     level = view["level"]
     ordered = sorted(set(view.get("return_choices") or ()), key=hand_key(level))
+    made = (view.get("tribute") or {}).get("returns") or []
+    view = {**view, "counts": _counts_before(view["counts"], made)}
     msg = _phase_act(view, "back", [["back", "back", hand_order([c], level)] for c in ordered])
     msg["tributePos"] = tribute_pos
     msg["tribute"] = hand_order([tribute_card], level)[0]

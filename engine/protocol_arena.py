@@ -119,5 +119,9 @@ def report(summary: dict[str, Any], clients: list[str]) -> list[str]:
         lines.append(f"draws (50 falls from A): {draws}")
     fallback = summary["fallback_turns"]
     if any(fallback):
-        lines.append(f"turns our bot played for a slow or invalid client, per seat: {fallback}")
+        lines.append(f"turns our bot played for a slow, invalid or disconnected client, per seat: {fallback}")
+    gone = summary["disconnects"]
+    if any(gone):
+        lines.append("clients that disconnected (our bot played on): "
+                     + ", ".join(f"seat {s + 1} ({clients[s]})" for s, n in enumerate(gone) if n))
     return lines

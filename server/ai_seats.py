@@ -41,12 +41,14 @@ Msg = dict[str, Any]
 class AiSeat:
     """One external AI's connection to one seat of one room.
 
-    At most one question (act) is open at a time, and it stays open until the AI gives a valid answer
-    to it: the protocol has no request ids, so this is what ties an answer to its question. A late
-    answer closes its question and is dropped if the turn moved on meanwhile; an invalid one makes
-    our bot play that turn at once and the question stays open, as the protocol's "the same request
-    waits for a valid one" says. While a question is open no new one is asked (our bot plays those
-    turns when the AI's time is up), so a slow or stuck AI costs its own turns, never the table's.
+    At most one question (act) is open at a time, and it stays open until the AI answers it: the
+    protocol has no request ids, so this is what ties an answer to its question. An answer while no
+    question is open is dropped. A late answer closes its question and is dropped if the turn moved on
+    meanwhile (our bot played it when the AI's time was up), so it is never applied to a later act. An
+    invalid answer closes its question too and makes our bot play that turn at once (real bots send
+    one answer per act and would never send a second). While a question is open no new one is asked
+    (our bot plays those turns when the AI's time is up), so a slow or stuck AI costs its own turns,
+    never the table's.
     """
 
     def __init__(self, server: GameServer, ws: ServerConnection, code: str, seat: int, secret_hash: str,
@@ -171,24 +173,18 @@ class AiSeat:
         self.over_sent = None
         tribute = game.tribute or {}
         gifts = tribute.get("gifts") or []
-        dealt = list(view["hand"])
-        if not joined_late:
-            for g in gifts:  # the hand as dealt, before the tribute
-                if g["to"] == self.seat:
-                    dealt.remove(g["card"])
-                if g["from"] == self.seat:
-                    dealt.append(g["card"])
-        await self.send(ct.beginning(view, dealt))
-        if joined_late:
+        if joined_late:  # the hand it holds now
+            await self.send(ct.beginning(view))
             return
+        dealt = ct.before_tribute(view, gifts)  # the hand and counts before the gifts changed hands
+        await self.send(ct.beginning(dealt))
         if tribute.get("refused"):
             await self.send(ct.notify_anti_tribute(refusers(game, tribute)))
         elif gifts:
             for g in gifts:
                 if g["from"] == self.seat and self.question is None:
                     # the rules choose the card; the AI's answer only closes the question
-                    msg = ct.act_tribute(view, g["card"])
-                    await self._ask(msg, None, [])
+                    await self._ask(ct.act_tribute(dealt, g["card"]), None, [])
             await self.send(ct.notify_tribute(gifts, game.level))
 
     async def _deal_over(self, game: Game) -> None:
@@ -241,15 +237,13 @@ class AiSeat:
             log.warning("AI code=%s seat=%d answered with no question open: %r", self.code, self.seat, raw)
             return
         index = parse_act_index(raw, question.index_range)
+        self.question = None  # answered: bots send one answer per act, even an invalid one
         if index is None:
             log.warning("AI code=%s seat=%d answered %r out of range 0..%d; our bot plays this turn",
                         self.code, self.seat, raw, question.index_range)
-            if question.key is not None and not question.fallen_back:
-                question.fallen_back = True
+            if question.key is not None:
                 await self._commit(question.key, None, "ai_fallback")
-            return
-        self.question = None
-        if question.key is not None and not question.fallen_back:
+        elif question.key is not None:
             await self._commit(question.key, question.choices[index], "ai")
         if self.room is not None:  # the question was holding back the next one
             game = rooms.load_game(self.room)
@@ -269,4 +263,3 @@ class Question:
     key: tuple[Any, ...] | None  # the turn it is about (None: act/tribute, whose answer changes nothing)
     choices: list[dict[str, Any]]
     index_range: int
-    fallen_back: bool = False  # an invalid answer already made our bot play this turn

@@ -19,6 +19,7 @@ from redis.exceptions import RedisError
 from websockets.asyncio.server import serve
 
 from .app import Config, GameServer
+from .competition import DEFAULT_SETTLE
 from .embedded_redis import EmbeddedRedis, RedisUnavailable
 from .links import BadPublicUrl, is_local, public_base
 
@@ -59,10 +60,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     comp.add_argument("--matches", type=int, default=1, help="matches to play (default 1)")
     comp.add_argument("--seed", type=int, default=0, help="seed of the first match's shuffles (default 0)")
     comp.add_argument("--act-timeout", type=float, default=None,
-                      help="seconds a bot has per act before our bot plays for it (default: wait, as the "
-                           "old platform did)")
+                      help="seconds a bot has per act before our bot plays that turn; its late answer is "
+                           "then dropped, never applied to a later act (default: wait, as the old platform "
+                           "did). With or without it, an invalid answer gets our bot's move at once, and "
+                           "a bot that disconnects is played by our bot (logged, counted in the summary)")
+    comp.add_argument("--settle", type=float, default=DEFAULT_SETTLE, metavar="S",
+                      help=f"seconds to wait after the 4th bot's handshake before the first message "
+                           f"(default {DEFAULT_SETTLE}): the 2020 bots' websocket library can crash when a "
+                           f"frame arrives in the same read as the handshake response")
     comp.add_argument("--summary", default=None, metavar="FILE",
-                      help="also write the final summary (wins, draws, deals, actions) as JSON to FILE")
+                      help="also write the final summary (wins, draws, deals, turns our bot played, "
+                           "disconnects, invalid and late answers per seat, actions) as JSON to FILE")
     args = p.parse_args(argv)
     if args.public_url:
         try:
@@ -79,7 +87,7 @@ def run_competition(args: argparse.Namespace) -> int:
     from .competition import run_standalone
 
     summary = asyncio.run(run_standalone(args.host, args.port, args.matches, seed=args.seed,
-                                         act_timeout=args.act_timeout))
+                                         act_timeout=args.act_timeout, settle=args.settle))
     if args.summary:
         Path(args.summary).write_text(json.dumps(summary))
     return 0

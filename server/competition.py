@@ -26,6 +26,7 @@ from engine.rules import preset
 
 log = logging.getLogger("guandan.competition")
 Msg = dict[str, Any]
+DEFAULT_SETTLE = 0.5  # seconds between the 4th bot's handshake and the first message
 
 
 class ProtocolSeat:
@@ -40,39 +41,121 @@ class ProtocolSeat:
         raise NotImplementedError
 
 
-class SocketSeat(ProtocolSeat):
-    """A bot on a WebSocket: JSON text frames; it only ever sends ``{"actIndex": n}``."""
+@dataclass
+class OpenAct:
+    """An act sent to a bot and not answered yet."""
 
-    def __init__(self, ws: ServerConnection, name: str, act_timeout: float | None) -> None:
+    future: asyncio.Future[int | None]
+    index_range: int
+
+
+@dataclass
+class SeatStats:
+    """What went wrong with one bot's seat (the summary's per-seat counters)."""
+
+    invalid_answers: int = 0  # out of range or not {"actIndex": n}: our bot played that turn
+    late_answers: int = 0  # came after their act timed out: dropped
+    unasked_answers: int = 0  # came while no act was open: dropped
+    disconnected: bool = False
+
+
+class SocketSeat(ProtocolSeat):
+    """A bot on a WebSocket: JSON text frames; it only ever sends ``{"actIndex": n}``.
+
+    The protocol has no request ids, so an answer is tied to its act by order alone: at most one act
+    is open, an answer that comes while none is open is dropped, and after an act timed out the next
+    answer is that act's (late) one and is dropped too. So a slow bot loses the turns it was late
+    for, and never has an answer applied to a later act. ``read_answers`` must run for the whole
+    connection (the server's handler does it): it is what notices answers and disconnects.
+    """
+
+    def __init__(self, ws: ServerConnection, name: str, act_timeout: float | None, seat: int) -> None:
         self.ws = ws
         self.name = name
+        self.seat = seat
         self.act_timeout = act_timeout
         self.closed = False
+        self.ending = False  # the table is over: a bot that leaves now does what real bots do
+        self.open: OpenAct | None = None
+        self.late = 0  # acts that timed out and whose answer has not come yet
+        self.stats = SeatStats()
 
     async def notify(self, msg: Msg) -> None:
-        if not self.closed:
-            self.closed = not await send_json(self.ws, msg)
+        if not self.closed and not await send_json(self.ws, msg):
+            self.gone("a send failed")
 
     async def act(self, msg: Msg) -> int | None:
         if self.closed:
             return None
+        act = OpenAct(asyncio.get_running_loop().create_future(), msg["indexRange"])
+        self.open = act
+        timer = None
         try:
-            await self.ws.send(json.dumps(msg))
-            deadline = None if self.act_timeout is None else time.monotonic() + self.act_timeout
-            while True:
-                left = None if deadline is None else max(0.0, deadline - time.monotonic())
-                raw = await asyncio.wait_for(self.ws.recv(), left)
-                index = parse_act_index(raw, msg["indexRange"])
-                if index is not None:
-                    return index
-                log.warning("%s sent an invalid answer %r (indexRange %d)", self.name, raw, msg["indexRange"])
-        except TimeoutError:
-            log.warning("%s did not answer in %.1f s; our bot plays this turn", self.name, self.act_timeout)
-            return None
+            if not await send_json(self.ws, msg):
+                self.gone("a send failed")
+                return None
+            if self.act_timeout is not None:
+                timer = asyncio.get_running_loop().call_later(self.act_timeout, self._expire, act)
+            return await act.future
+        finally:
+            self.open = None
+            if timer is not None:
+                timer.cancel()
+
+    def _expire(self, act: OpenAct) -> None:
+        """The act's time is up: our bot plays it, and the answer still owed for it will be dropped."""
+        if act.future.done():
+            return
+        self.late += 1
+        log.warning("seat %d (%s) did not answer in %.1f s; our bot plays this turn and its late answer "
+                    "will be dropped", self.seat, self.name, self.act_timeout)
+        act.future.set_result(None)
+
+    async def read_answers(self) -> None:
+        """Take every frame the bot sends until its connection closes."""
+        try:
+            async for raw in self.ws:
+                self.on_answer(raw)
         except ConnectionClosed:
-            self.closed = True
-            log.warning("%s disconnected; our bot plays its turns", self.name)
-            return None
+            pass
+        self.gone("its connection closed")
+
+    def on_answer(self, raw: str | bytes) -> None:
+        if self.late:
+            self.late -= 1
+            self.stats.late_answers += 1
+            log.warning("seat %d (%s) answered %r after its act timed out: dropped",
+                        self.seat, self.name, raw)
+            return
+        act = self.open
+        if act is None or act.future.done():
+            self.stats.unasked_answers += 1
+            log.warning("seat %d (%s) answered %r while no act was open: dropped", self.seat, self.name, raw)
+            return
+        index = parse_act_index(raw, act.index_range)
+        if index is None:
+            self.stats.invalid_answers += 1
+            log.warning("seat %d (%s) sent an invalid answer %r (indexRange %d); our bot plays this turn",
+                        self.seat, self.name, raw, act.index_range)
+        act.future.set_result(index)
+
+    def gone(self, why: str) -> None:
+        """The bot's socket is closed: our bot plays its turns from now on, and everyone is told."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.open is not None and not self.open.future.done():
+            self.open.future.set_result(None)
+        if self.ending:
+            return
+        self.stats.disconnected = True
+        log.warning("seat %d (%s) disconnected (%s); our bot plays its turns", self.seat, self.name, why)
+        print(f"seat {self.seat}: {self.name} disconnected ({why}); our bot plays its turns", flush=True)
+
+    async def close(self) -> None:
+        """End the table's connection to this bot (not a disconnect: the matches are over)."""
+        self.ending = True
+        await self.ws.close()
 
 
 async def send_json(ws: Any, msg: Msg) -> bool:
@@ -145,19 +228,12 @@ class ProtocolTable:
         tribute = game.view(None).get("tribute")
         gifts = (tribute or {}).get("gifts") or []
         for seat in range(4):
-            view = game.view(seat)
-            dealt = list(view["hand"])
-            for g in gifts:  # the hand as dealt, before tribute
-                if g["to"] == seat:
-                    dealt.remove(g["card"])
-                if g["from"] == seat:
-                    dealt.append(g["card"])
-            await self.seats[seat].notify(ct.beginning(view, dealt))
+            await self.seats[seat].notify(ct.beginning(ct.before_tribute(game.view(seat), gifts)))
         if tribute and tribute.get("refused"):
             await self.broadcast(ct.notify_anti_tribute(refusers(game, tribute)))
         elif gifts:
-            for g in gifts:
-                view = game.view(g["from"])
+            for g in gifts:  # asked before notify/tribute applies the gifts, as the old platform did
+                view = ct.before_tribute(game.view(g["from"]), gifts)
                 await self.seats[g["from"]].act(ct.act_tribute(view, g["card"]))
             await self.broadcast(ct.notify_tribute(gifts, game.view(None)["level"]))
             returns = []
@@ -223,8 +299,13 @@ async def run_standalone(
     act_timeout: float | None = None,
     max_a_fallbacks: int = 50,
     on_listening: Callable[[int], None] | None = None,
+    settle: float = DEFAULT_SETTLE,
 ) -> dict[str, Any]:
-    """The old platform's behaviour: four connections make a table, N matches, then gameResult."""
+    """The old platform's behaviour: four connections make a table, N matches, then gameResult.
+
+    The first message goes out ``settle`` seconds after the 4th connection's handshake: the websocket
+    library of the 2020 bots can crash when a frame arrives in the same read as the handshake response.
+    """
     rules = rules or preset("competition2020")
     joined: list[SocketSeat] = []
     full = asyncio.Event()
@@ -235,45 +316,69 @@ async def run_standalone(
         if not path.startswith("/game/") or len(joined) >= 4:
             await ws.close(1008, "table full" if len(joined) >= 4 else "connect to /game/<name>")
             return
-        seat = SocketSeat(ws, path[len("/game/"):] or f"bot{len(joined)}", act_timeout)
+        # the handler runs once the handshake response is written: the connection is open
+        seat = SocketSeat(ws, path[len("/game/"):] or f"bot{len(joined)}", act_timeout, len(joined))
         joined.append(seat)
-        print(f"seat {len(joined) - 1}: {seat.name} connected", flush=True)
+        print(f"seat {seat.seat}: {seat.name} connected", flush=True)
         if len(joined) == 4:
             full.set()
+        await seat.read_answers()
         await done.wait()
 
-    summary: dict[str, Any] = {}
     async with serve(handler, host, port, max_size=2**16, ping_interval=None) as server:
         bound = server.sockets[0].getsockname()[1]
         if on_listening:
             on_listening(bound)
         print(f"competition platform listening on ws://{host}:{bound}/game/<name>", flush=True)
-        await full.wait()
-        table = ProtocolTable(list(joined), rules)
-        victories = [0, 0, 0, 0]
-        draws = [0, 0, 0, 0]
-        action_logs: list[list] = []
-        started = time.monotonic()
-        for m in range(matches):
-            table.stats.a_fallbacks = 0
-            game = Game.new(seed + m, rules)
-            winner = await table.play_match(game, max_a_fallbacks)
-            action_logs.append(list(game.actions))
-            if winner is None:
-                draws = [d + 1 for d in draws]
-            else:
-                victories[winner] += 1
-                victories[winner + 2] += 1
-            await table.broadcast(ct.game_over(m + 1, matches))
-            print(f"match {m + 1}/{matches}: " + ("draw" if winner is None else f"team {winner} "
-                  f"(seats {winner} and {winner + 2}) wins"), flush=True)
-        await table.broadcast(ct.game_result(victories, draws))
-        elapsed = time.monotonic() - started
-        summary = {"matches": matches, "deals": table.stats.deals, "victories": victories, "draws": draws,
-                   "seconds": elapsed, "fallback_turns": table.stats.fallback_turns, "actions": action_logs}
-        print(f"done: {matches} matches, {table.stats.deals} deals in {elapsed:.1f} s; "
-              f"wins per seat {victories}, draws {draws}", flush=True)
-        done.set()
-        for seat in joined:
-            await seat.ws.close()
+        try:
+            await full.wait()
+            await asyncio.sleep(settle)  # let the last handshake response arrive on its own
+            return await play_matches(joined, rules, matches, seed, max_a_fallbacks)
+        finally:  # also when cancelled: the handlers end and the server can close
+            done.set()
+            for seat in joined:
+                await seat.close()
+
+
+async def play_matches(seats: list[SocketSeat], rules: Rules, matches: int, seed: int,
+                       max_a_fallbacks: int) -> dict[str, Any]:
+    """N matches at one table with progress lines on stdout; the summary."""
+    table = ProtocolTable(list(seats), rules)
+    victories = [0, 0, 0, 0]
+    draws = [0, 0, 0, 0]
+    action_logs: list[list] = []
+    started = time.monotonic()
+    for m in range(matches):
+        table.stats.a_fallbacks = 0
+        game = Game.new(seed + m, rules)
+        winner = await table.play_match(game, max_a_fallbacks)
+        action_logs.append(list(game.actions))
+        if winner is None:
+            draws = [d + 1 for d in draws]
+        else:
+            victories[winner] += 1
+            victories[winner + 2] += 1
+        await table.broadcast(ct.game_over(m + 1, matches))
+        print(f"match {m + 1}/{matches}: " + ("draw" if winner is None else f"team {winner} "
+              f"(seats {winner} and {winner + 2}) wins"), flush=True)
+    for seat in seats:  # real bots leave once they have gameResult
+        seat.ending = True
+    await table.broadcast(ct.game_result(victories, draws))
+    elapsed = time.monotonic() - started
+    summary = {"matches": matches, "deals": table.stats.deals, "victories": victories, "draws": draws,
+               "seconds": elapsed, "fallback_turns": table.stats.fallback_turns,
+               **seat_counters(seats), "actions": action_logs}
+    print(f"done: {matches} matches, {table.stats.deals} deals in {elapsed:.1f} s; "
+          f"wins per seat {victories}, draws {draws}; turns our bot played per seat "
+          f"{table.stats.fallback_turns}, disconnects per seat {summary['disconnects']}", flush=True)
     return summary
+
+
+def seat_counters(seats: list[SocketSeat]) -> dict[str, list[int]]:
+    """The summary's per-seat counts of what went wrong with each bot."""
+    return {
+        "disconnects": [int(s.stats.disconnected) for s in seats],
+        "invalid_answers": [s.stats.invalid_answers for s in seats],
+        "late_answers": [s.stats.late_answers for s in seats],
+        "unasked_answers": [s.stats.unasked_answers for s in seats],
+    }

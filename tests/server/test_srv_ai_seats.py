@@ -22,7 +22,14 @@ from engine.competition import action_of, hand_order, play_of_action
 from server.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from competition.protocol_client import PASS, ProtocolClient  # noqa: E402
+from competition.protocol_client import (  # noqa: E402
+    PASS,
+    LateAndUnasked,
+    OneInvalidAnswer,
+    ProtocolClient,
+    kind,
+    played_its_own_choices_but,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -136,5 +143,85 @@ async def test_ai_seats_need_the_right_secret_and_the_host(server):
     with pytest.raises(ConnectionClosedError):  # closed at once (1008), no message is ever sent
         await asyncio.wait_for(wrong.run(f"ws://127.0.0.1:{server.port}"), 5)
     assert wrong.messages == []
+    for c in people.values():
+        await c.close()
+
+
+# ---- issue 14: what misled or stalled real bots on the platform, checked for AI seats in rooms ----
+
+async def seated(server, people: dict, ai: ProtocolClient) -> asyncio.Task:
+    """The AI connected (everyone sees it) and the match started."""
+    task = asyncio.create_task(ai.run(f"ws://127.0.0.1:{server.port}"))
+    await people[0].wait(lambda: people[0].presence and people[0].presence[1])
+    await people[0].request({"type": "start"})
+    return task
+
+
+async def until_ai_has(ai: ProtocolClient, stage: str, timeout: float = 30) -> None:
+    """Wait until the AI has received a message of this notify stage (messages reach it in order)."""
+    async def poll() -> None:
+        while not any(kind(m) == ("notify", stage) for m in ai.messages):
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(poll(), timeout)
+
+
+async def first_deal_by(store: Store, code: str, seat: int) -> list[str]:
+    """Who acted for ``seat`` in the first deal, in order (``by`` of its log records)."""
+    out = []
+    for r in await store.log(code):
+        if r["kind"] == "game" and r["action"]["type"] == "next_deal":
+            break
+        if r["kind"] == "game" and r["seat"] == seat:
+            out.append(r["by"])
+    return out
+
+
+async def test_an_ai_giving_tribute_is_asked_with_its_hand_and_the_counts_before_the_tribute(server, aredis):
+    store = Store(aredis)
+    code, people, path = await ai_room(server.url, humans=(0,), ai=1, bots=[2, 3], seed=3, ai_timeout=30)
+    ai = ProtocolClient(path[len("/game/"):], choose=lambda msg: 0)  # passes whenever it may: it ends last
+
+    def gave() -> bool:
+        return any(kind(m) == ("notify", "tribute") and any(giver == 1 for giver, _to, _card in m["result"])
+                   for m in ai.messages)
+
+    task = await seated(server, people, ai)
+    await play_until(store, code, people, random.Random(3), lambda g: gave() or g.phase == "match_over",
+                     timeout=300)
+    assert gave(), "the AI never gave tribute"
+    told = max(i for i, m in enumerate(ai.messages) if kind(m) == ("notify", "tribute"))
+    began = max(i for i, m in enumerate(ai.messages[:told]) if kind(m) == ("notify", "beginning"))
+    (act,) = [m for m in ai.messages[began:told] if kind(m) == ("act", "tribute")]
+    (card,) = act["actionList"][0][2]
+    assert [1, card] in [[giver, given] for giver, _to, given in ai.messages[told]["result"]]
+    assert card in act["handCards"] and len(act["handCards"]) == 27
+    assert act["handCards"] == ai.messages[began]["handCards"]  # nothing has changed hands yet
+    assert [info["rest"] for info in act["publicInfo"]] == [27, 27, 27, 27]
+    assert ai.problems == []
+    task.cancel()
+    for c in people.values():
+        await c.close()
+
+
+@pytest.mark.parametrize("client, ai_timeout", [
+    (OneInvalidAnswer, 100),  # a long ai_timeout: the room must not wait for it after an invalid answer
+    (LateAndUnasked, 5),  # the late answer comes once our bot has played that turn
+])
+async def test_an_invalid_late_or_unasked_answer_is_never_applied_to_a_later_act(server, aredis, client,
+                                                                                  ai_timeout):
+    """Our bot plays the AI's 3rd turn at once (invalid answer) or when its time is up (late answer);
+    every other turn is the AI's own choice: nothing stalls, nothing is one answer behind."""
+    store = Store(aredis)
+    code, people, path = await ai_room(server.url, humans=(0,), ai=1, bots=[2, 3], seed=40,
+                                       ai_timeout=ai_timeout)
+    ai = client(path[len("/game/"):], seed=1)
+    task = await seated(server, people, ai)
+    await play_until(store, code, people, random.Random(1), lambda g: g.phase != "play", timeout=90)
+    await until_ai_has(ai, "episodeOver")
+    by = await first_deal_by(store, code, 1)
+    assert len(by) > 3 and by[2] == "ai_fallback" and set(by[:2] + by[3:]) == {"ai"}
+    assert played_its_own_choices_but(ai, [2])
+    assert ai.problems == []
+    task.cancel()
     for c in people.values():
         await c.close()
