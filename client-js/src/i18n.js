@@ -1,7 +1,7 @@
 // Labels in Chinese (default) and English. The language choice lives in localStorage.
-// Every word the client shows comes from here; texts the server writes are shown as the server wrote
-// them: reasons (deal results, the bots' suggestions) come in both languages (`serverText`), error
-// messages in English with a translated label for the error code in front.
+// Every word the client shows comes from here (refusals: refusals.js, from their code and fields); texts
+// the server writes come in both languages and are shown in the chosen one (`serverText`): deal results'
+// reasons, the bots' suggestions, the names of plays.
 export const TEXT = {
   zh: {
     title: "掼蛋", subtitle: "四人两副牌 · 对家搭档", nickname: "昵称", create: "创建房间", join: "加入房间",
@@ -21,7 +21,7 @@ export const TEXT = {
     tribute: "进贡", refused: "抗贡：{names} 有两张大王，本局不进贡", tributeLine: "{from} 向 {to} 进贡",
     returnLine: "{from} 还给 {to}", singleTribute: "单贡", doubleTribute: "双贡",
     result: "本局结算", places: ["头游", "二游", "三游", "末游"], upgrade: "升级", upBy: "{team}{combo}，升 {n} 级",
-    nextDeal: "再来一局", waitNext: "等待其他玩家开始下一局", matchWon: "通关！", matchOver: "比赛结束",
+    nextDeal: "下一局", waitNext: "等待玩家准备下一局", matchWon: "通关！", matchOver: "比赛结束",
     weWon: "我方获胜", theyWon: "对方获胜", teamWon: "{team}获胜", levelsAfter: "级别",
     reason: "说明", you: "你", spectator: "观战中：看不到任何人的手牌", language: "English", leave: "离开",
     backToLobby: "返回大厅", deadline: "剩余", wild: "逢人配", wildShort: "配", levelShort: "级",
@@ -32,6 +32,10 @@ export const TEXT = {
     chooseReading: "这几张牌有几种打法，选一种（1–9 键，Enter 选第一种）", cancel: "取消",
     shortcuts: "键盘：←/→ 移动 · 空格 选牌 · ↑/↓ 选中/放下 · Enter 出牌 · P 过 · S 建议 · R 整理 · A 自动出牌 · Esc 取消",
     seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出",
+    bigJoker: "大王", smallJoker: "小王", listSep: "、",
+    waitReady: "等待 {names} 准备", waitRematch: "等待 {names} 同意再来一场", readyDone: "已准备",
+    rematch: "再来一场", rematchAsked: "已申请再来一场", counter: "记牌器", counterOption: "记牌器（显示外面还剩几张）",
+    autoNext: "计时结束自动开下一局",
     kinds: {
       single: "单张", pair: "对子", triple: "三张", full_house: "三带二", straight: "顺子", tube: "三连对",
       plate: "钢板", bomb: "炸弹", straight_flush: "同花顺", joker_bomb: "天王炸",
@@ -39,17 +43,6 @@ export const TEXT = {
     presets: {
       standard: "标准", national2017: "2017 全国竞技规则", huaian: "淮安", nanjing: "南京",
       competition2020: "2020 AI 竞赛", club: "俱乐部规则",
-    },
-    errors: {
-      not_your_turn: "还没轮到你", not_your_cards: "这些牌不在你手里", not_a_play: "不是合法牌型",
-      does_not_beat: "管不上", wrong_phase: "现在不能这样做", match_over: "比赛已结束",
-      cannot_pass_lead: "你是首家，不能过", not_eligible: "这张牌不能还", room_not_found: "没有这个房间",
-      bad_token: "座位凭证无效", seat_taken: "座位已有人", room_full: "房间已满，可以观战",
-      already_seated: "你已经在一个座位上", not_host: "只有房主可以这样做", already_started: "游戏已经开始",
-      seats_empty: "还有空位", not_started: "游戏还没开始", not_seated: "观战者不能操作",
-      rate_limited: "操作太快了", invalid_message: "请求无效", busy: "服务器忙，请重试",
-      unavailable: "服务器暂时不可用", timeout: "服务器没有响应", not_connected: "未连接",
-      bad_rules: "规则设置无效", not_a_bot: "这个座位不是机器人", internal: "服务器内部错误",
     },
   },
   en: {
@@ -73,7 +66,7 @@ export const TEXT = {
     refused: "Tribute refused: {names} hold both big jokers", tributeLine: "{from} pays {to}",
     returnLine: "{from} returns to {to}", singleTribute: "single tribute", doubleTribute: "double tribute",
     result: "Deal result", places: ["1st", "2nd", "3rd", "4th"], upgrade: "Upgrade", upBy: "{team}: {combo}, up {n}",
-    nextDeal: "Next deal", waitNext: "Waiting for someone to start the next deal", matchWon: "Match won!",
+    nextDeal: "Next deal", waitNext: "Waiting for the players to be ready", matchWon: "Match won!",
     matchOver: "Match over", weWon: "We won", theyWon: "They won", teamWon: "{team} won",
     levelsAfter: "Levels", reason: "Why", you: "you", spectator: "Watching: nobody's hand is shown",
     language: "中文", leave: "Leave", backToLobby: "Back to lobby", deadline: "left", wild: "wild",
@@ -86,7 +79,10 @@ export const TEXT = {
     cancel: "Cancel",
     shortcuts: "Keys: ←/→ move · Space select · ↑/↓ raise/lower · Enter play · P pass · S suggest · R sort · A auto-play · Esc clear",
     seatsEmptyHint: "Fill empty seats with bots, or keep them for an external AI", settings: "Settings",
-    leader: "leads",
+    leader: "leads", bigJoker: "BIG", smallJoker: "SMALL", listSep: ", ",
+    waitReady: "Waiting for {names} to be ready", waitRematch: "Waiting for {names} to agree to a rematch",
+    readyDone: "Ready", rematch: "Rematch", rematchAsked: "Rematch asked", counter: "Cards out",
+    counterOption: "Card counter (how many of each rank are still out)", autoNext: "Next deal starts when the timer runs out",
     kinds: {
       single: "single", pair: "pair", triple: "triple", full_house: "full house", straight: "straight",
       tube: "tube", plate: "plate", bomb: "bomb", straight_flush: "straight flush", joker_bomb: "joker bomb",
@@ -95,7 +91,6 @@ export const TEXT = {
       standard: "Standard", national2017: "National 2017", huaian: "Huai'an", nanjing: "Nanjing",
       competition2020: "Competition 2020", club: "Club rules",
     },
-    errors: {},
   },
 };
 
@@ -113,7 +108,7 @@ export function t(key, vars) {
   return s;
 }
 
-/** A label from one of the sub-tables (kinds, presets, errors); undefined when there is none. */
+/** A label from one of the sub-tables (kinds, presets); undefined when there is none. */
 export function tIn(table, key) {
   return TEXT[lang]?.[table]?.[key] ?? TEXT.en[table]?.[key];
 }

@@ -3,6 +3,10 @@
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
+import { counterStrip } from "./counter.js";
+import { optionsLine, roomOptions } from "./options.js";
+import { readyControls } from "./ready.js";
+import { refusalText } from "./refusals.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, lastMoves, positions, secondsLeft, teamOf } from "./present.js";
 
@@ -31,7 +35,7 @@ const ui = {
   seedInput: "",
   // the create form's choices live here, not only in the DOM: a render (the connection coming up, a
   // message) rebuilds the form from this state and must not undo what the player picked
-  createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1 },
+  createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1, autoNext: false, counter: false },
   autoWanted: null, // the auto-play switch the player just flipped, until the server answers
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
@@ -78,27 +82,30 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     ui.state = null;
     ui.selected.clear();
     history.replaceState(null, "", location.pathname);
-    showMessage(t("lost", { reason: errorText(err) }), "error");
+    showMessage(() => t("lost", { reason: errorText(err) }), "error");
   },
 });
 
 // ------------------------------------------------------------------ helpers
 
+// A message is a text, or a function that words it in the current language: a switch of language
+// re-words what is on screen (a refusal keeps its code and fields, not its text).
 function showMessage(text, kind = "info") {
   ui.message = text ? { text, kind } : null;
   render();
 }
 
+function messageText(message) {
+  return typeof message?.text === "function" ? message.text() : message?.text || "";
+}
+
 function errorText(err) {
-  const label = err?.code ? tIn("errors", err.code) : undefined;
-  const message = err?.message || String(err);
-  if (!label) return message;
-  if (err.local && currentLang() !== "en") return label; // our own words: no need for the English
-  return currentLang() === "en" ? message : `${label}：${message}`;
+  return refusalText(err, currentLang(), seatName);
 }
 
 function showError(err) {
-  showMessage(errorText(err), "error");
+  ui.message = { text: () => errorText(err), kind: "error", code: err?.code };
+  render();
 }
 
 async function act(message) {
@@ -192,6 +199,8 @@ async function createRoom() {
     bots: choices.bots ? [1, 2, 3] : [],
     turn_timer: choices.timer > 0 ? choices.timer : null,
     bot_delay: choices.botDelay,
+    auto_next: choices.timer > 0 && choices.autoNext,
+    counter: choices.counter,
   };
   const seed = ui.seedInput.trim();
   if (conn.welcome?.fixed_seeds && /^\d{1,15}$/.test(seed)) message.seed = Number(seed);
@@ -268,10 +277,11 @@ function lobbyScreen() {
       onchange: (e) => (choices.bots = e.target.checked) }),
       h("span", { text: t("bots") })),
     h("div", { class: "row two" },
-      field(t("timer"), h("select", { name: "timer", "data-testid": "timer", onchange: (e) => (choices.timer = Number(e.target.value)) },
+      field(t("timer"), h("select", { name: "timer", "data-testid": "timer", onchange: (e) => { choices.timer = Number(e.target.value); render(); } },
         TIMERS.map((s) => h("option", { value: s, selected: s === choices.timer, text: s ? `${s} ${t("seconds")}` : t("off") })))),
       field(t("botSpeed"), h("select", { name: "botDelay", "data-testid": "bot-delay", onchange: (e) => (choices.botDelay = Number(e.target.value)) },
         BOT_DELAYS.map((s) => h("option", { value: s, selected: s === choices.botDelay, text: `${s} ${t("seconds")}` }))))),
+    roomOptions(choices),
     conn.welcome?.fixed_seeds ? h("details", { class: "advanced" }, h("summary", { text: t("advanced") }),
       field(t("seed"), h("input", { name: "seed", inputmode: "numeric", value: ui.seedInput, "data-testid": "seed",
         oninput: (e) => (ui.seedInput = e.target.value) }))) : null,
@@ -347,7 +357,8 @@ function roomLobby() {
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
       h("p", { class: "hint settings-line", "data-testid": "settings" },
         `${t("preset")}: ${tIn("presets", settings.preset) || settings.preset || "?"} · ${t("timer")}: `
-        + `${settings.turn_timer ? `${settings.turn_timer} ${t("seconds")}` : t("off")} · ${t("botSpeed")}: ${settings.bot_delay ?? 1} ${t("seconds")}`)),
+        + `${settings.turn_timer ? `${settings.turn_timer} ${t("seconds")}` : t("off")} · ${t("botSpeed")}: ${settings.bot_delay ?? 1} ${t("seconds")}`
+        + optionsLine(settings))),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
       : h("p", { class: "waiting", text: t("waiting") }));
 }
@@ -373,7 +384,7 @@ function cardEl(code, level, opts = {}) {
     : `${f.symbol}${f.rank}`;
   const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "");
   const inner = [
-    h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? (currentLang() === "en" ? "JKR" : code === 53 ? "大王" : "小王") : f.rank }),
+    h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? t(code === 53 ? "bigJoker" : "smallJoker") : f.rank }),
     h("span", { class: "suit", text: f.symbol }),
     wild ? h("span", { class: "mark", text: t("wildShort") }) : levelCard ? h("span", { class: "mark", text: t("levelShort") }) : null,
   ];
@@ -481,8 +492,8 @@ async function suggest(view) {
   // Play right after Suggest plays the suggested reading, without asking how
   ui.suggested = action.type === "play" ? { keys: [...ui.selected].sort().join(","), kind: action.kind, value: action.value } : null;
   ui.suggestions += 1;
-  const what = action.type === "pass" ? t("pass") : "";
-  showMessage(`${t("suggest")}：${serverText(result.reason, result.reason_zh) || what}`, "info");
+  showMessage(() => `${t("suggest")}：${serverText(result.reason, result.reason_zh) || (action.type === "pass" ? t("pass") : "")}`,
+    "info");
 }
 
 async function returnSelected(view) {
@@ -641,9 +652,7 @@ function resultPanel(view) {
           `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
       r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}：` }), resultReason(r))
         : null,
-      over ? h("button", { class: "primary", "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby"))
-        : seated ? h("button", { class: "primary", "data-testid": "next-deal", onclick: () => act({ type: "next_deal" }) }, t("nextDeal"))
-          : h("p", { class: "hint", text: t("waitNext") })));
+      readyControls(view, { seatName, act, leave })));
 }
 
 /** Auto-play as the switch shows it: the player's pending choice, else the server's. */
@@ -716,6 +725,7 @@ function tableScreen(view) {
     ? { text: t("chooseReturn", { name: seatName(giverTo(view, view.seat)) }), kind: "hint" } : ui.message;
   return h("main", { class: `table phase-${view.phase}` },
     levelsBar(view),
+    counterStrip(view),
     h("div", { class: "ring" },
       seatBox(view, pos.top, "top"),
       seatBox(view, pos.left, "left"),
@@ -723,7 +733,7 @@ function tableScreen(view) {
       seatBox(view, pos.right, "right"),
       seatBox(view, pos.bottom, "bottom")),
     h("div", { class: `message ${hint?.kind || ""}`, role: hint?.kind === "error" ? "alert" : "status", "data-testid": "message",
-      text: hint?.text || "" }),
+      "data-code": hint?.code, text: messageText(hint) }),
     handArea(view),
     actionBar(view),
     ["deal_over", "match_over"].includes(view.phase) ? resultPanel(view) : null);
@@ -765,7 +775,7 @@ function render() {
   else screen = lobbyScreen();
   const lobbyMessage = !view && ui.message
     ? h("div", { class: `message ${ui.message.kind}`, role: ui.message.kind === "error" ? "alert" : "status", "data-testid": "message",
-      text: ui.message.text }) : null;
+      "data-code": ui.message.code, text: messageText(ui.message) }) : null;
   const next = h("div", {}, bar, banner(), lobbyMessage, screen);
   morphChildren(root, next);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
@@ -850,7 +860,7 @@ document.addEventListener("keydown", (e) => {
       if (owesReturn(view)) returnSelected(view);
       else if (myTurn(view) && ui.readings) playAs(ui.readings.cards, ui.readings.ways[0]);
       else if (myTurn(view)) playSelected(view);
-      else if (view.phase === "deal_over") act({ type: "next_deal" });
+      else if (view.phase === "deal_over" && !view.ready?.[view.seat]) act({ type: "next_deal" });
       return;
     case "p":
       if (myTurn(view) && view.top) pass();
