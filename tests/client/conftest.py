@@ -51,10 +51,17 @@ def client_dist() -> Path:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory, client_dist: Path) -> Iterator[str]:
+def live_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The live server's data directory: its own Redis listens on ``redis.sock`` there (tests that
+    fast-forward a stored game, as the server tests do, reach it there)."""
+    return tmp_path_factory.mktemp("server-data")
+
+
+@pytest.fixture(scope="session")
+def live_server(live_data: Path, client_dist: Path) -> Iterator[str]:
     """``python -m server`` with no Redis URL: it starts its own Redis, as the README promises."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("server-data")
+    data = live_data
     log = (data / "server.log").open("wb")
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     proc = subprocess.Popen(
