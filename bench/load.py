@@ -471,7 +471,7 @@ class Seat:
     def _send_action(self, action: dict[str, Any]) -> None:
         self.acted_at = self.version
         now = time.time()
-        if action["type"] == "next_deal" and self.stats.measuring(now):
+        if action["type"] == "next_deal" and self.index == 0 and self.stats.measuring(now):
             self.stats.deals += 1
         self.inflight[self.send(action)] = now
 
@@ -487,8 +487,8 @@ class Seat:
         if phase == "return":
             choices = view["return_choices"]
             return {"type": "return", "card": min(choices)} if choices else None
-        if phase == "deal_over" and view["pending"][:1] == [self.index]:
-            return {"type": "next_deal"}
+        if phase == "deal_over" and not (view.get("ready") or [True] * 4)[self.index]:
+            return {"type": "next_deal"}  # the ready check: every seat presses, the last press deals
         if phase == "match_over" and self.index == 0:
             self.table.match_over()
         return None

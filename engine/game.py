@@ -46,12 +46,23 @@ _STATE_VERSION = 1
 
 
 class IllegalAction(ValueError):
-    """An action refused with no change to the game: ``code`` is machine-readable, ``message`` human."""
+    """An action refused with no change to the game: ``code`` is machine-readable, ``message`` human
+    (English), ``fields`` the plain data a client words the refusal from in its own language (cards as
+    codes, plays as ``{kind, value, cards}``, seats, the phase), so no client has to parse ``message``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, fields: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.fields = fields or {}
+
+
+def _play_fields(play: Play, seat: int | None = None) -> dict[str, Any]:
+    """A play as plain data for a refusal's fields (and whose it is, for the play on the table)."""
+    out: dict[str, Any] = {"kind": play.kind, "value": play.value, "cards": [int(c) for c in play.cards]}
+    if seat is not None:
+        out["seat"] = seat
+    return out
 
 
 def deal_hands(seed: Any, deal: int) -> list[list[int]]:
@@ -232,7 +243,7 @@ class Game:
     def view(self, seat: int | None) -> dict:
         """What ``seat`` may see (``None``: a spectator). Never another seat's unplayed cards."""
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS):
-            raise IllegalAction("bad_seat", f"seat must be 0-3 or None, not {seat!r}")
+            raise IllegalAction("bad_seat", f"seat must be 0-3 or None, not {seat!r}", {"need": "seat"})
         tribute = None
         if self.tribute is not None:
             t = self.tribute
@@ -275,16 +286,18 @@ class Game:
     def apply(self, seat: int, action: dict) -> list[dict]:
         """Apply one action; return its events. Illegal → ``IllegalAction`` and no change at all."""
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
-            raise IllegalAction("bad_seat", f"seat must be 0, 1, 2 or 3, not {seat!r}")
+            raise IllegalAction("bad_seat", f"seat must be 0, 1, 2 or 3, not {seat!r}", {"need": "seat"})
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("bad_action",
-                                'an action is a dict with a "type": play, pass, return or next_deal')
+                                'an action is a dict with a "type": play, pass, return or next_deal',
+                                {"need": "type"})
         kind = action["type"]
         if kind not in ("play", "pass", "return", "next_deal"):
             raise IllegalAction("bad_action",
-                                f"unknown action type {kind!r}: use play, pass, return or next_deal")
+                                f"unknown action type {kind!r}: use play, pass, return or next_deal",
+                                {"need": "type"})
         if self.phase == "match_over":
-            raise IllegalAction("match_over", "the match is over; start a new match")
+            raise IllegalAction("match_over", "the match is over; start a new match", {"action": kind})
         if kind == "play":
             play = self._check_play(seat, action)
             logged = {"type": "play", "cards": [int(c) for c in play.cards], "kind": play.kind,
@@ -294,7 +307,7 @@ class Game:
             self._check_turn(seat, "pass")
             if self._top_play is None:
                 raise IllegalAction("cannot_pass_lead",
-                                    "you are leading this trick: lead any play, you cannot pass")
+                                    "you are leading this trick: lead any play, you cannot pass", {})
             logged = {"type": "pass"}
             events = self._do_pass(seat)
         elif kind == "return":
@@ -304,7 +317,8 @@ class Game:
         else:
             if self.phase != "deal_over":
                 raise IllegalAction("wrong_phase",
-                                    f"next_deal is only possible once a deal is over (phase {self.phase})")
+                                    f"next_deal is only possible once a deal is over (phase {self.phase})",
+                                    {"action": "next_deal", "phase": self.phase})
             logged = {"type": "next_deal"}
             events = self._start_deal()
         self._actions.append([seat, logged])
@@ -312,9 +326,11 @@ class Game:
 
     def _check_turn(self, seat: int, what: str) -> None:
         if self.phase != "play":
-            raise IllegalAction("wrong_phase", f"cannot {what} in phase {self.phase}")
+            raise IllegalAction("wrong_phase", f"cannot {what} in phase {self.phase}",
+                                {"action": what, "phase": self.phase})
         if seat != self.turn:
-            raise IllegalAction("not_your_turn", f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s")
+            raise IllegalAction("not_your_turn", f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s",
+                                {"action": what, "turn": self.turn})
 
     def readings(
         self, seat: int, cards: Any, kind: str | None = None, value: int | None = None
@@ -329,7 +345,9 @@ class Game:
         top = self._top_play
         legal = [p for p in plays if beats(p, top)]  # strongest first: the default of RULES.md §3
         if not legal:
-            raise IllegalAction("does_not_beat", f"{plays[0].describe()} does not beat {top.describe()}")
+            raise IllegalAction("does_not_beat", f"{plays[0].describe()} does not beat {top.describe()}",
+                                {"play": _play_fields(plays[0]), "top": _play_fields(top, self.top["seat"]),
+                                 "level": self.level})
         return legal
 
     def _check_play(self, seat: int, action: dict) -> Play:
@@ -342,21 +360,24 @@ class Game:
         if isinstance(raw, str):
             raw = raw.replace(",", " ").split()
         if not isinstance(raw, (list, tuple)) or not raw:
-            raise IllegalAction("bad_action", 'a play needs "cards": a non-empty list of cards')
+            raise IllegalAction("bad_action", 'a play needs "cards": a non-empty list of cards',
+                                {"need": "cards"})
         try:
             codes = [_card_code(c) for c in raw]
         except ValueError as e:
-            raise IllegalAction("bad_action", str(e)) from None
+            raise IllegalAction("bad_action", str(e), {"need": "cards"}) from None
         counts = [0] * N_CODES
         for c in self.hands[seat]:
             counts[c] += 1
         for c in codes:
             counts[c] -= 1
             if counts[c] < 0:
-                raise IllegalAction("not_your_cards", f"you do not hold {CARDS[c]} (as many times as played)")
+                raise IllegalAction("not_your_cards", f"you do not hold {CARDS[c]} (as many times as played)",
+                                    {"cards": [c], "held": self.hands[seat].count(c)})
         plays = classify(codes, self.level, self.rules)
         if not plays:
-            raise IllegalAction("not_a_play", f"{' '.join(str(CARDS[c]) for c in codes)} is not a legal play")
+            raise IllegalAction("not_a_play", f"{' '.join(str(CARDS[c]) for c in codes)} is not a legal play",
+                                {"cards": codes})
         want_kind = action.get("kind")
         want_value = action.get("value")
         if want_kind is not None or want_value is not None:
@@ -364,24 +385,29 @@ class Game:
                      and (want_value is None or p.value == want_value)]
             if not plays:
                 raise IllegalAction("not_a_play", f"these cards cannot be played as {want_kind or ''} "
-                                    f"{'' if want_value is None else want_value}".strip())
+                                    f"{'' if want_value is None else want_value}".strip(),
+                                    {"cards": codes, "kind": want_kind, "value": want_value})
         return plays
 
     def _check_return(self, seat: int, action: dict) -> int:
         if self.phase != "return":
-            raise IllegalAction("wrong_phase", f"cannot return a card in phase {self.phase}")
+            raise IllegalAction("wrong_phase", f"cannot return a card in phase {self.phase}",
+                                {"action": "return", "phase": self.phase})
         if seat not in self.tribute["pending"]:
-            raise IllegalAction("not_your_turn", f"seat {seat + 1} owes no return card")
+            raise IllegalAction("not_your_turn", f"seat {seat + 1} owes no return card", {"action": "return"})
         try:
             card = _card_code(action.get("card"))
         except ValueError as e:
-            raise IllegalAction("bad_action", f'a return needs "card": one card ({e})') from None
+            raise IllegalAction("bad_action", f'a return needs "card": one card ({e})',
+                                {"need": "card"}) from None
         if card not in self.hands[seat]:
-            raise IllegalAction("not_your_cards", f"you do not hold {CARDS[card]}")
+            raise IllegalAction("not_your_cards", f"you do not hold {CARDS[card]}",
+                                {"cards": [card], "held": 0})
         choices = self._return_choices(seat)
         if card not in choices:
             raise IllegalAction("not_eligible", f"{CARDS[card]} may not be returned; choose one of "
-                                f"{' '.join(str(CARDS[c]) for c in choices)}")
+                                f"{' '.join(str(CARDS[c]) for c in choices)}",
+                                {"card": card, "choices": choices})
         return card
 
     # ------------------------------------------------------------------ transitions

@@ -2,9 +2,11 @@
 """Screenshots of the browser client for the README, in docs/screenshots/:
 
 - lobby.png: the start screen and a room's lobby (a guest, a bot, a seat kept for an external AI);
-- table.png: a table mid-deal, a suggestion selected and the turn timer running (phone size);
+- table.png: a table mid-deal, a suggestion selected, the turn timer running and the card counter on
+  (a phone held upright, 390x844);
+- table-landscape.png: the same kind of moment on a phone held sideways (844x390);
 - table-desktop.png: the same kind of moment in a desktop window;
-- result.png: the result of a whole deal played on auto-play;
+- result.png: the result of a whole deal, the player ready and waiting for the others' next deal;
 - rules.png: the create form's preset choice with its note, and the rules page at that preset.
 
 Starts the real server (``python -m server``, its own embedded Redis) on a free loopback port, drives
@@ -37,6 +39,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}
 DESKTOP = {"width": 1280, "height": 800}
 
 
@@ -85,13 +88,15 @@ def new_page(browser, viewport: dict, lang: str, scale: float) -> Page:
 
 
 def create(page: Page, base: str, nickname: str, *, bots: bool, timer: str = "0", delay: str = "0.5",
-           seed: str | None = None) -> str:
+           seed: str | None = None, counter: bool = False) -> str:
     page.goto(base + "/")
     page.fill("[data-testid=create-form] [data-testid=nickname]", nickname)
     if not bots:
         page.uncheck("[data-testid=fill-bots]")
     page.select_option("[data-testid=timer]", timer)
     page.select_option("[data-testid=bot-delay]", delay)
+    if counter:
+        page.check("[data-testid=counter-option]")
     if seed is not None:
         page.click("[data-testid=create-form] summary")
         page.fill("[data-testid=seed]", seed)
@@ -167,7 +172,7 @@ def table_shot(browser, base: str, out: Path, viewport: dict, lang: str, scale: 
     for attempt in range(5):
         page = new_page(browser, viewport, lang, scale)
         create(page, base, "安娜" if lang == "zh" else "Ann", bots=True, timer="30", delay="0.5",
-               seed=str(20240601 + attempt))
+               seed=str(20240601 + attempt), counter=True)
         page.click("[data-testid=start]")
         page.wait_for_selector("[data-testid=hand] [data-card]", timeout=15_000)
         if play_to_a_good_moment(page, want=2 if attempt < 3 else 1):
@@ -201,18 +206,37 @@ def desktop_shot(browser, base: str, out: Path, viewport: dict, lang: str, scale
     table_shot(browser, base, out, DESKTOP, lang, 1.0, name="table-desktop.png")
 
 
+def landscape_shot(browser, base: str, out: Path, viewport: dict, lang: str, scale: float) -> None:
+    table_shot(browser, base, out, LANDSCAPE, lang, scale, name="table-landscape.png")
+
+
 def result_shot(browser, base: str, out: Path, viewport: dict, lang: str, scale: float) -> None:
+    """A whole deal played by Suggest and Play (auto-play would be ready for the next deal at once), a
+    partner at the table, and this player ready: the result stays until the partner is ready too."""
     page = new_page(browser, viewport, lang, scale)
-    create(page, base, "安娜" if lang == "zh" else "Ann", bots=True, delay="0", seed="7")
+    code = create(page, base, "安娜" if lang == "zh" else "Ann", bots=False, delay="0", seed="7")
+    for seat in (1, 3):  # the partner gets the seat across (the first one left)
+        page.click(f"[data-testid=add-bot-{seat}]")
+        page.wait_for_selector(f"[data-testid=seat-{seat}].kind-bot")
+    partner = new_page(browser, viewport, lang, scale)
+    partner.goto(f"{base}/?room={code}")
+    partner.fill("[data-testid=join-form] [data-testid=nickname]", "小波" if lang == "zh" else "Bo")
+    partner.click("[data-testid=join]")
+    page.wait_for_selector("[data-testid=seat-2].kind-human")
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=hand] [data-card]", timeout=15_000)
-    page.check("[data-testid=auto-toggle]")
-    page.wait_for_selector("[data-testid=auto-interval]")
-    page.select_option("[data-testid=auto-interval]", "0.3")
-    page.wait_for_selector("[data-testid=deal-result]", timeout=180_000)
+    while not page.locator("[data-testid=deal-result]").is_visible():
+        owing = [p for p in (page, partner) if p.locator("[data-testid=your-turn]").is_visible()]
+        for player in owing:
+            submit(player, suggest(player))
+        if not owing:
+            page.wait_for_timeout(50)
+    page.click("[data-testid=next-deal]")
+    page.wait_for_selector("[data-testid=ready-waiting]")
     settle(page)
     page.screenshot(path=str(out / "result.png"), full_page=False)
     page.context.close()
+    partner.context.close()
 
 
 def rules_shot(browser, base: str, out: Path, viewport: dict, lang: str, scale: float) -> None:
@@ -234,14 +258,15 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
     ap.add_argument("--lang", choices=("zh", "en"), default="zh")
     ap.add_argument("--scale", type=float, default=1.5, help="device pixel ratio of the phone screenshots")
-    ap.add_argument("--only", choices=("lobby", "table", "table-desktop", "result", "rules"), action="append")
+    ap.add_argument("--only", action="append",
+                    choices=("lobby", "table", "table-landscape", "table-desktop", "result", "rules"))
     args = ap.parse_args()
     exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     args.out.mkdir(parents=True, exist_ok=True)
     if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip():
         print("warning: no CJK font found (apt-get install fonts-noto-cjk): Chinese labels will not show")
-    shots = {"lobby": lobby_shot, "table": table_shot, "table-desktop": desktop_shot, "result": result_shot,
-             "rules": rules_shot}
+    shots = {"lobby": lobby_shot, "table": table_shot, "table-landscape": landscape_shot,
+             "table-desktop": desktop_shot, "result": result_shot, "rules": rules_shot}
     with tempfile.TemporaryDirectory(prefix="guandan-shots-") as tmp:
         proc, base = start_server(Path(tmp))
         try:

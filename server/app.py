@@ -46,6 +46,7 @@ from .changes import Change, ChangeError, NothingToDo
 from .codec import CodecError, decode, decode_frame, encode
 from .diff import compact, diff
 from .lifecycle import stop_tasks
+from .refusals import wire_fields
 from .rooms import RoomError
 from .scheduler import Scheduler
 from .store import RoomNotFound, Store, valid_code
@@ -163,11 +164,11 @@ class GameServer:
             "add_ai": self.on_add_ai,
             "lock": self.on_lock,
             "start": self.on_start,
-            "new_match": self.on_new_match,
+            "new_match": self.on_ready,
             "play": self.on_game_action,
             "pass": self.on_game_action,
             "return": self.on_game_action,
-            "next_deal": self.on_game_action,
+            "next_deal": self.on_ready,
             "suggest": self.on_suggest,
             "readings": self.on_readings,
             "auto": self.on_auto,
@@ -304,9 +305,11 @@ class GameServer:
         return {"process_request": self.process_request, "max_size": self.config.hard_max_frame,
                 "write_limit": self.config.write_limit, "compression": None}
 
-    async def error(self, conn: Conn, msg_id: Any, code: str, message: str) -> None:
+    async def error(self, conn: Conn, msg_id: Any, code: str, message: str,
+                    fields: dict[str, Any] | None = None) -> None:
         log.info("error conn=%s id=%r code=%s: %s", conn.id, msg_id, code, message)
-        await self.send(conn, P.Error(id=_echo_id(msg_id), code=code, message=message))
+        await self.send(conn, P.Error(id=_echo_id(msg_id), code=code, message=message,
+                                      fields=wire_fields(fields or {})))
 
     async def on_frame(self, conn: Conn, frame: bytes | str) -> None:
         """Every check before a message reaches its handler; each failure is one error, no change."""
@@ -315,7 +318,8 @@ class GameServer:
             return
         if len(frame) > self.config.max_frame:
             await self.error(conn, None, "frame_too_large",
-                             f"frame of {len(frame)} bytes exceeds {self.config.max_frame}")
+                             f"frame of {len(frame)} bytes exceeds {self.config.max_frame}",
+                             {"size": len(frame), "limit": self.config.max_frame})
             return
         try:
             raw = decode_frame(frame, self.config.max_frame)
@@ -325,7 +329,8 @@ class GameServer:
         msg_id = raw.get("id") if raw is not None else None
         if not conn.take_token(self.config.rate, self.config.burst):
             await self.error(conn, msg_id, "rate_limited",
-                             f"more than {self.config.rate:g} messages per second: message dropped")
+                             f"more than {self.config.rate:g} messages per second: message dropped",
+                             {"rate": self.config.rate})
             return
         if raw is None:
             await self.error(conn, None, "bad_msgpack", error)
@@ -348,10 +353,11 @@ class GameServer:
         try:
             result = await self.handlers[msg.type](conn, msg)
         except (RoomError, ClientError, IllegalAction) as exc:
-            await self.error(conn, msg.id, exc.code, exc.message)
+            await self.error(conn, msg.id, exc.code, exc.message, exc.fields)
             return
         except RoomNotFound as exc:
-            await self.error(conn, msg.id, "room_not_found", f"no room with code {exc.args[0]}")
+            await self.error(conn, msg.id, "room_not_found", f"no room with code {exc.args[0]}",
+                             {"code": exc.args[0]})
             return
         except RedisError as exc:
             log.warning("redis error conn=%s: %s", conn.id, exc)
@@ -600,7 +606,8 @@ class GameServer:
     async def on_hello(self, conn: Conn, msg: P.Hello) -> dict[str, Any] | bool:
         if msg.protocol != P.PROTOCOL_VERSION:
             await self.error(conn, msg.id, "protocol_mismatch",
-                             f"server speaks protocol {P.PROTOCOL_VERSION}, client {msg.protocol}")
+                             f"server speaks protocol {P.PROTOCOL_VERSION}, client {msg.protocol}",
+                             {"server": P.PROTOCOL_VERSION, "client": msg.protocol})
             await conn.ws.close(4000, "protocol mismatch")
             return False
         conn.hello = True
@@ -614,11 +621,14 @@ class GameServer:
             raise RoomError("seed_not_allowed", "this server shuffles with its own secret seeds; a fixed "
                             "seed is for tests and replays (a server started with --allow-fixed-seeds)")
         settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed,
-                                       msg.return_timer, msg.grace, msg.ai_timeout, msg.fill_bots)
+                                       msg.return_timer, msg.grace, msg.ai_timeout, msg.fill_bots,
+                                       msg.auto_next, msg.counter)
         if set(msg.bots) & set(msg.ai):
-            raise RoomError("seat_taken", "a seat was asked for both a bot and an AI")
+            raise RoomError("seat_taken", "a seat was asked for both a bot and an AI",
+                            {"seat": min(set(msg.bots) & set(msg.ai))})
         if msg.seat is not None and msg.seat in (*msg.bots, *msg.ai):
-            raise RoomError("seat_taken", f"seat {msg.seat} was asked for both a bot and the host")
+            raise RoomError("seat_taken", f"seat {msg.seat} was asked for both a bot and the host",
+                            {"seat": msg.seat})
         token = rooms.new_token()
         secrets_of = {s: rooms.new_token() for s in msg.ai}
         seat_box: list[int] = []
@@ -733,19 +743,23 @@ class GameServer:
         return {"version": version, "locked": msg.on}
 
     async def on_start(self, conn: Conn, msg: P.Start) -> dict[str, Any]:
-        return await self._begin_match(conn, C.start_game, "game started")
-
-    async def on_new_match(self, conn: Conn, msg: P.NewMatch) -> dict[str, Any]:
-        return await self._begin_match(conn, C.new_match, "new match")
-
-    async def _begin_match(self, conn: Conn, begin: Callable[..., Change], what: str) -> dict[str, Any]:
-        """Start (or start again) the room's match with a fresh shuffle: the host's two actions."""
+        """The host starts the room's match with a fresh shuffle."""
         code, seat = self._in_room(conn)
         connected = await self.store.presence(code)
         seed = C.new_seed()
         version, _ = await self.mutate(
-            code, self._as_holder(conn, lambda room: begin(room, seat, connected, seed, time.time())))
-        log.info("%s code=%s", what, code)
+            code, self._as_holder(conn, lambda room: C.start_game(room, seat, connected, seed, time.time())))
+        log.info("game started code=%s", code)
+        return {"version": version}
+
+    async def on_ready(self, conn: Conn, msg: P.NextDeal | P.NewMatch) -> dict[str, Any]:
+        """Next deal or rematch: this seat is ready; the deal (or match) starts once nobody is waited for."""
+        code, seat = self._in_room(conn)
+        if seat is None:
+            raise ClientError("not_seated", "spectators cannot act")
+        seed = C.new_seed()
+        version, _ = await self.mutate(code, self._as_holder(
+            conn, lambda room: C.press_ready(room, seat, msg.type, seed, time.time())))
         return {"version": version}
 
     async def on_game_action(self, conn: Conn, msg: Any) -> dict[str, Any]:
@@ -794,7 +808,8 @@ class GameServer:
     def _not_seated(self, conn: Conn) -> None:
         if conn.code is not None and conn.seat is not None:
             raise ClientError("already_seated",
-                              f"this connection holds seat {conn.seat} in room {conn.code}; leave first")
+                              f"this connection holds seat {conn.seat} in room {conn.code}; leave first",
+                              {"seat": conn.seat, "code": conn.code})
 
     def _in_room(self, conn: Conn) -> tuple[str, int | None]:
         if conn.code is None:
@@ -805,7 +820,7 @@ class GameServer:
     def _code(code: str) -> str:
         code = code.upper()
         if not valid_code(code):
-            raise RoomError("room_not_found", f"no room with code {code}")
+            raise RoomError("room_not_found", f"no room with code {code}", {"code": code})
         return code
 
     # ---- acting by itself: bots, auto-play, timers, dropouts, external AIs ---------------------------
@@ -926,18 +941,19 @@ def _echo_id(msg_id: Any) -> Any:
     return None
 
 
-def _validation_error(exc: ValidationError) -> tuple[str, str]:
+def _validation_error(exc: ValidationError) -> tuple[str, str, dict[str, Any]]:
     errors = exc.errors(include_url=False)
     first = errors[0]
     if first["type"] == "union_tag_invalid":
-        return "unknown_type", f"unknown message type; expected one of: {', '.join(P.CLIENT_TYPES)}"
+        return "unknown_type", f"unknown message type; expected one of: {', '.join(P.CLIENT_TYPES)}", {}
     if first["type"] == "union_tag_not_found":
-        return "unknown_type", "a message needs a 'type' field"
-    parts = []
+        return "unknown_type", "a message needs a 'type' field", {}
+    parts, where = [], []
     for e in errors[:5]:
         loc = ".".join(str(x) for x in e["loc"][1:]) or "message"
         parts.append(f"{loc}: {e['msg']}")
-    return "invalid_message", "; ".join(parts)
+        where.append(loc)
+    return "invalid_message", "; ".join(parts), {"where": where}
 
 
 def _response(status: int, body: bytes, content_type: str) -> Response:

@@ -10,7 +10,8 @@ A room's ``live`` part (see rooms.py) holds what the plan needs besides the game
 - ``autoplay[seat]``: the interval a player chose for auto-play (托管), or None;
 - ``gone[seat]``: since when a human (or AI) seat has had no connection, or None;
 - ``away[seat]``: the grace period after ``gone`` ran out: our bot plays for the seat until it returns;
-- ``deadlines[seat]``: the turn timer's deadline (unix time) of a seat that owes an action, or None.
+- ``deadlines[seat]``: the turn timer's deadline (unix time) of a seat that owes an action, or None;
+- ``ready[seat]``: the seat pressed "next deal" / "rematch" at this result (the ready check, ready.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import Game
+
+from . import ready
 
 SEATS = range(4)
 AUTO_INTERVALS = (0.3, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0)
@@ -33,7 +36,8 @@ AWAY = "away"  # the player dropped out and the grace period is over
 TIMER = "timer"  # the turn timer ran out
 AI_FALLBACK = "ai_fallback"  # an external AI seat did not answer in time (or is not connected)
 GRACE = "grace"  # a dropped player's grace period is over: the seat goes on auto (no action)
-NEXT_DEAL = "next_deal"  # a table without people, or a timed table, starts the next deal by itself
+NEXT_DEAL = "next_deal"  # everyone counts as ready (ready.py), or a table without people, or auto_next
+REMATCH = "rematch"  # after a won match, everyone still at the table asked for a rematch
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +51,7 @@ class Step:
 
 def new_live(now: float) -> dict[str, Any]:
     return {"changed": now, "autoplay": [None] * 4, "gone": [None] * 4, "away": [False] * 4,
-            "deadlines": [None] * 4}
+            "deadlines": [None] * 4, "ready": [False] * 4}
 
 
 def _kind(room: dict[str, Any], seat: int) -> str:
@@ -98,6 +102,7 @@ def stamp(room: dict[str, Any], game: Game | None, before: list[int], now: float
     """
     live = room["live"]
     live["changed"] = now
+    ready.clear(live)  # a deal that ended, or began, starts its ready check from nobody
     deadlines = live["deadlines"]
     if game is None or room["status"] != "playing":
         live["deadlines"] = [None] * 4
@@ -121,7 +126,7 @@ def taken_over(room: dict[str, Any], game: Game, seat: int, now: float) -> None:
 
 def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     """The earliest thing the server must do for the room by itself, or None (waiting for people)."""
-    if room["status"] != "playing" or game is None or game.phase == "match_over":
+    if room["status"] != "playing" or game is None:
         return None
     live = room["live"]
     settings = room["settings"]
@@ -130,8 +135,8 @@ def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     for seat in SEATS:  # dropped players go on auto after the grace period, whether or not it is their turn
         if _kind(room, seat) == "human" and live["gone"][seat] is not None and not live["away"][seat]:
             steps.append(Step(live["gone"][seat] + settings.get("grace", DEFAULT_GRACE), seat, GRACE))
-    if game.phase == "deal_over":
-        step = _next_deal_step(room, changed)
+    if game.phase in ready.BETWEEN:
+        step = _next_deal_step(room, changed) if game.phase == "deal_over" else _rematch_step(room, changed)
         if step is not None:
             steps.append(step)
     else:
@@ -143,23 +148,28 @@ def plan(room: dict[str, Any], game: Game | None) -> Step | None:
 
 
 def _next_deal_step(room: dict[str, Any], changed: float) -> Step | None:
-    """Who starts the next deal by itself, if anyone: a table without people (bots and AIs); the
-    players' auto-play when everyone still at the table has it on (the suggestion is "next deal"); a
-    timed table when its timer runs out. A table whose people all left waits for them."""
+    """Who starts the next deal by itself, if anyone: a table without people (bots and AIs); the ready
+    check once nobody is waited for (everyone pressed, is away, or is on auto-play: then after its
+    interval); a timed table with ``auto_next`` when its turn timer runs out, ready or not. A table whose
+    people all left waits for them."""
     settings = room["settings"]
-    live = room["live"]
     people = [s for s in SEATS if _kind(room, s) == "human"]
     if not people:
         first = next((s for s in SEATS if _kind(room, s) == "bot"), 0)
         return Step(changed + settings["bot_delay"], first, NEXT_DEAL)
-    here = [s for s in people if not live["away"][s]]
-    auto = [s for s in here if live["autoplay"][s] is not None]
-    if here and auto == here:
-        seat = min(auto, key=lambda s: live["autoplay"][s])
-        return Step(changed + live["autoplay"][seat], seat, NEXT_DEAL)
-    if settings.get("turn_timer"):
+    found = ready.due(room, "deal_over", changed)
+    if found is not None:
+        return Step(found[0], found[1], NEXT_DEAL)
+    if settings.get("auto_next") and settings.get("turn_timer"):
         return Step(changed + settings["turn_timer"], people[0], NEXT_DEAL)
     return None
+
+
+def _rematch_step(room: dict[str, Any], changed: float) -> Step | None:
+    """A rematch starts by itself only when those who asked for it are no longer waiting for anyone
+    (the others went away after they asked); a pressed button that completes the check starts it at once."""
+    found = ready.due(room, "match_over", changed)
+    return None if found is None else Step(found[0], found[1], REMATCH)
 
 
 def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
@@ -185,6 +195,6 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 __all__ = [
     "Step", "plan", "stamp", "new_live", "taken_over", "controller", "auto_marks", "AUTO_INTERVALS",
-    "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL",
+    "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",
     "DEFAULT_GRACE", "DEFAULT_AI_TIMEOUT", "DEFAULT_RETURN_TIMER",
 ]

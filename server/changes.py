@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from engine import Game, IllegalAction
 
 from . import autopilot as ap
-from . import rooms, story
+from . import ready, rooms, story
 from .bots import choose_action, random_action
 
 log = logging.getLogger("guandan.server")
@@ -35,18 +35,20 @@ class NothingToDo(Exception):
 
 
 class ChangeError(Exception):
-    """A request that cannot change the room now (not a room rule or a game rule)."""
+    """A request that cannot change the room now (not a room rule or a game rule); ``fields`` as for
+    RoomError, what a client words it from."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.fields = fields or {}
 
 
 def game_of(room: Room) -> Game:
     game = rooms.load_game(room)
     if room["status"] != "playing" or game is None:
-        raise ChangeError("not_started", "the game has not started")
+        raise ChangeError("not_started", "the game has not started", {})
     return game
 
 
@@ -104,15 +106,34 @@ def start_game(room: Room, by_seat: int | None, connected: list[bool], seed: int
     return done
 
 
-def new_match(room: Room, by_seat: int | None, connected: list[bool], seed: int, now: float) -> Change:
-    """Once a match is won the host may start another at the same table: new shuffles, both at 2."""
+def press_ready(room: Room, seat: int, what: str, seed: int, now: float) -> Change:
+    """A person's "next deal" (``what`` = "next_deal") or "rematch" ("new_match"): the ready check of
+    ready.py. The press that leaves nobody waited for starts the deal (or the match) at once."""
     game = game_of(room)
-    if room["host"] is None or room["host"] != by_seat:
-        raise ChangeError("not_host", "only the host may start a new match")
-    if game.phase != "match_over":
+    phase = "deal_over" if what == "next_deal" else "match_over"
+    if game.phase != phase:
+        if what == "next_deal":  # the engine says why not (wrong_phase, match_over)
+            return game_action(room, seat, {"type": "next_deal"}, "human", game)
         raise ChangeError("match_not_over", "the match is still on: a new one starts once it is won")
+    if ready.pressed(room)[seat]:
+        raise ChangeError("already_ready", "you are ready already; the table waits for the others",
+                          {"waiting": [s for s, ok in enumerate(ready.counted(room, phase)) if not ok]})
+    if not ready.press(room, seat, phase):
+        return Change({"kind": "live", "type": "ready", "seat": seat, "for": what}, {}, None)
+    if what == "next_deal":
+        return game_action(room, seat, {"type": "next_deal"}, "human", game)
+    return rematch(room, seed, now)
+
+
+def rematch(room: Room, seed: int, now: float) -> Change:
+    """A new match at the same table, seats and settings (new shuffles, both teams at 2); whoever was
+    gone or away stays so."""
     room["settings"]["seed"] = seed
-    return _begin_match(room, connected, now, "new_match")
+    live = room["live"]
+    gone, away = live["gone"], live["away"]
+    done = _begin_match(room, [True] * 4, now, "new_match")
+    room["live"]["gone"], room["live"]["away"] = gone, away
+    return done
 
 
 def _begin_match(room: Room, connected: list[bool], now: float, kind: str) -> Change:
@@ -175,6 +196,8 @@ def take_step(room: Room, step: ap.Step, connected: bool, now: float) -> Change:
     assert game is not None
     if step.why == ap.NEXT_DEAL:
         return game_action(room, seat, {"type": "next_deal"}, step.why, game)
+    if step.why == ap.REMATCH:
+        return rematch(room, new_seed(), now)
     return bot_action(room, game, seat, step.why)
 
 

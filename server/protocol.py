@@ -61,6 +61,8 @@ class Create(_ClientMsg):
     ai_timeout: float = Field(default=DEFAULT_AI_TIMEOUT, gt=0, le=120)
     bot_delay: float = Field(default=1.0, ge=0, le=10)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    auto_next: bool = False  # a timed table starts the next deal when its timer runs out, ready or not
+    counter: bool = False  # the card counter (记牌器): each seat sees how many of each rank it has not seen
 
     @field_validator("bots", "ai")
     @classmethod
@@ -214,10 +216,14 @@ class Ack(_Msg):
 
 
 class Error(_Msg):
+    """A refusal: ``code`` for machines, ``message`` in English (logs, tools), ``fields`` the data a
+    client words it from in its own language (cards as codes, plays named, seats, phases)."""
+
     type: Literal["error"] = "error"
     id: MsgId | None = None
     code: str
     message: str
+    fields: dict[str, Any] = Field(default_factory=dict)
 
 
 class Snapshot(_Msg):

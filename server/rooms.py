@@ -6,7 +6,7 @@ A room is a plain dict (stored as msgpack, see store.py)::
      "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None,
                 "replaced": the nickname of the bot a person took the seat from (only then)}] * 4,
      "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "return_timer", "grace",
-                  "ai_timeout", "bot_delay", "seed", "fill_bots"},
+                  "ai_timeout", "bot_delay", "seed", "fixed_seed", "fill_bots", "auto_next", "counter"},
      "live": autopilot.new_live(...),   # auto-play, dropouts, deadlines (see autopilot.py)
      "game": the engine state without its logs | None}
 
@@ -39,12 +39,19 @@ _LOGS = ("events", "actions")
 
 
 class RoomError(Exception):
-    """A request that breaks a room rule: ``code`` for machines, ``message`` for people."""
+    """A request that breaks a room rule: ``code`` for machines, ``message`` for people (English),
+    ``fields`` what a client needs to say it in its own language (seats, codes, which action)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.fields = fields or {}
+
+
+#: what a host-only lobby action is called in a refusal's message (its ``action`` field is the key)
+HOST_ACTIONS = {"add_bot": "add a bot", "add_ai": "add an AI seat", "remove_bot": "remove a bot",
+                "start": "start the game"}
 
 
 def new_token() -> str:
@@ -69,20 +76,23 @@ def make_settings(
     grace: float = DEFAULT_GRACE,
     ai_timeout: float = DEFAULT_AI_TIMEOUT,
     fill_bots: bool = False,
+    auto_next: bool = False,
+    counter: bool = False,
 ) -> dict[str, Any]:
     """Validate the rule preset and options into stored settings (RoomError ``bad_rules``)."""
     try:
         base = preset(preset_name)
     except ValueError as exc:
-        raise RoomError("bad_rules", str(exc)) from None
+        raise RoomError("bad_rules", str(exc), {"preset": preset_name}) from None
     defaults = base.to_dict()
     for key, value in options.items():
         if key == "name" or key not in defaults:
-            raise RoomError("bad_rules", f"unknown rule option {key!r}")
+            raise RoomError("bad_rules", f"unknown rule option {key!r}", {"option": key})
         default = defaults[key]
         ok = (value is None or isinstance(value, int)) if default is None else type(value) is type(default)
         if not ok:
-            raise RoomError("bad_rules", f"rule option {key!r} must be like {default!r}, not {value!r}")
+            raise RoomError("bad_rules", f"rule option {key!r} must be like {default!r}, not {value!r}",
+                            {"option": key})
     rules = Rules.from_dict({**defaults, **options})
     return {
         "preset": preset_name,
@@ -95,6 +105,8 @@ def make_settings(
         "seed": seed,
         "fixed_seed": seed is not None,
         "fill_bots": fill_bots,  # the seats still empty when the host starts get bots
+        "auto_next": auto_next,  # a timed table deals on when the timer runs out, ready or not
+        "counter": counter,  # every seat sees its card counter (记牌器, counter.py)
     }
 
 
@@ -137,7 +149,8 @@ def take_seat(room: dict[str, Any], nickname: str, seat: int | None, token_hash:
     elif not _yields(room, seat):
         who = seats[seat]["nickname"] or seats[seat]["kind"]
         locked = " and the host locked the table" if seats[seat]["kind"] == "bot" else ""
-        raise RoomError("seat_taken", f"seat {seat} of room {room['code']} is taken by {who}{locked}")
+        raise RoomError("seat_taken", f"seat {seat} of room {room['code']} is taken by {who}{locked}",
+                        {"seat": seat})
     was = seats[seat]
     seats[seat] = {"kind": "human", "nickname": nickname, "token": token_hash}
     if was["kind"] == "bot":
@@ -159,14 +172,15 @@ def _open_seat(room: dict[str, Any]) -> int:
     open_ = empty or [i for i in seats if _yields(room, i)]
     if not open_:
         why = "; the host locked the table, so bots keep theirs" if bot_seats(room) else ""
-        raise RoomError("room_full", f"room {room['code']} has no empty seat{why}; join as a spectator")
+        raise RoomError("room_full", f"room {room['code']} has no empty seat{why}; join as a spectator",
+                        {"code": room["code"], "locked": bool(why)})
     return open_[0]
 
 
 def set_locked(room: dict[str, Any], by_seat: int | None, locked: bool) -> None:
     """The host locks the table (bots keep their seats: no newcomer takes them over) or opens it again."""
     if by_seat is None or room["host"] != by_seat:
-        raise RoomError("not_host", "only the host may lock or unlock the table")
+        raise RoomError("not_host", "only the host may lock or unlock the table", {"action": "lock"})
     room["locked"] = locked
 
 
@@ -178,7 +192,8 @@ def seat_of_token(room: dict[str, Any], token: str) -> int:
         if s["kind"] == "human" and s["token"] and hmac.compare_digest(s["token"], digest):
             found = i
     if found is None:
-        raise RoomError("bad_token", f"this token holds no seat in room {room['code']}")
+        raise RoomError("bad_token", f"this token holds no seat in room {room['code']}",
+                        {"code": room["code"]})
     return found
 
 
@@ -195,24 +210,27 @@ def check_holder(room: dict[str, Any], seat: int | None, token_hash: str | None)
         return
     held = holder(room, seat)
     if token_hash is None or held is None or not hmac.compare_digest(held, token_hash):
-        raise RoomError("seat_lost", f"seat {seat} of room {room['code']} is no longer yours")
+        raise RoomError("seat_lost", f"seat {seat} of room {room['code']} is no longer yours",
+                        {"seat": seat, "code": room["code"]})
 
 
 def leave_seat(room: dict[str, Any], seat: int) -> None:
     """In the lobby a leaving human frees the seat (the host role moves to another human)."""
     if room["status"] != "lobby":
-        raise RoomError("already_started", "a started game keeps your seat; resume with your token")
+        raise RoomError("already_started", "a started game keeps your seat; resume with your token",
+                        {"action": "leave"})
     room["seats"][seat] = _empty_seat()
     if room["host"] == seat:
         humans = [i for i, s in enumerate(room["seats"]) if s["kind"] == "human"]
         room["host"] = humans[0] if humans else None
 
 
-def _host_in_lobby(room: dict[str, Any], by_seat: int | None, what: str) -> None:
+def _host_in_lobby(room: dict[str, Any], by_seat: int | None, action: str) -> None:
+    what = HOST_ACTIONS[action]
     if by_seat is None or room["host"] != by_seat:
-        raise RoomError("not_host", f"only the host may {what}")
+        raise RoomError("not_host", f"only the host may {what}", {"action": action})
     if room["status"] != "lobby":
-        raise RoomError("already_started", f"cannot {what} once the game has started")
+        raise RoomError("already_started", f"cannot {what} once the game has started", {"action": action})
 
 
 def bot_seat(seat: int) -> dict[str, Any]:
@@ -224,33 +242,34 @@ def ai_seat(seat: int, secret_hash: str) -> dict[str, Any]:
 
 
 def add_bot(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
-    _host_in_lobby(room, by_seat, "add a bot")
+    _host_in_lobby(room, by_seat, "add_bot")
     if room["seats"][seat]["kind"] != "empty":
-        raise RoomError("seat_taken", f"seat {seat} is not empty")
+        raise RoomError("seat_taken", f"seat {seat} is not empty", {"seat": seat})
     room["seats"][seat] = bot_seat(seat)
 
 
 def add_ai(room: dict[str, Any], by_seat: int | None, seat: int, secret_hash: str) -> None:
     """Mark an empty seat for an external AI that will connect at its secret URL."""
-    _host_in_lobby(room, by_seat, "add an AI seat")
+    _host_in_lobby(room, by_seat, "add_ai")
     if room["seats"][seat]["kind"] != "empty":
-        raise RoomError("seat_taken", f"seat {seat} is not empty")
+        raise RoomError("seat_taken", f"seat {seat} is not empty", {"seat": seat})
     room["seats"][seat] = ai_seat(seat, secret_hash)
 
 
 def remove_bot(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
     """Empty a seat held by one of our bots or by an external AI."""
-    _host_in_lobby(room, by_seat, "remove a bot")
+    _host_in_lobby(room, by_seat, "remove_bot")
     if room["seats"][seat]["kind"] not in ("bot", "ai"):
-        raise RoomError("not_a_bot", f"seat {seat} has no bot")
+        raise RoomError("not_a_bot", f"seat {seat} has no bot", {"seat": seat})
     room["seats"][seat] = _empty_seat()
 
 
 def check_startable(room: dict[str, Any], by_seat: int | None) -> None:
-    _host_in_lobby(room, by_seat, "start the game")
+    _host_in_lobby(room, by_seat, "start")
     empty = [i for i, s in enumerate(room["seats"]) if s["kind"] == "empty"]
     if empty and not room["settings"].get("fill_bots", False):
-        raise RoomError("seats_empty", f"seats {empty} are empty: add bots or wait for players")
+        raise RoomError("seats_empty", f"seats {empty} are empty: add bots or wait for players",
+                        {"seats": empty})
 
 
 def fill_with_bots(room: dict[str, Any]) -> list[int]:
@@ -298,5 +317,7 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
             # the host chose the shuffle: a test or replay table, never a fair one
             "fixed_seed": settings.get("fixed_seed", False),
             "fill_bots": settings.get("fill_bots", False),
+            "auto_next": settings.get("auto_next", False),
+            "counter": settings.get("counter", False),
         },
     }

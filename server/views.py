@@ -3,7 +3,9 @@
 A seat's view is the engine's ``game.view(seat)`` (which already hides the other hands) plus what the
 room adds at the table: who is on auto (``auto``: "dropout" when our bot plays for a dropped player,
 "player" when the player turned auto-play on), the turn timer's deadlines (unix seconds; ``deadline``
-is the one of the seat to act now), and this seat's own auto-play interval. It is exactly what msgpack
+is the one of the seat to act now), this seat's own auto-play interval, who the ready check between deals
+waits for (``ready``, ready.py) and, in a room with the card counter on, this seat's own counter (never a
+spectator's or another seat's: counter.py computes it from this seat's view). It is exactly what msgpack
 carries (fresh lists and dicts of plain values, never tuples: ``game.view`` builds them so), so a client
 rebuilding the view from a snapshot plus diffs ends with the very same value. (It used to be made so
 by a msgpack round trip, which cost more than building the view, for every seat of every change; the
@@ -20,7 +22,7 @@ from typing import Any
 
 from engine import Game
 
-from . import story
+from . import counter, ready, story
 from .autopilot import auto_marks
 
 View = dict[str, Any]
@@ -40,4 +42,7 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     view["deadline"] = max((deadlines[s] for s in pending if deadlines[s] is not None), default=None)
     view["autoplay"] = None if seat is None else live["autoplay"][seat]
     story.add_to_view(view, room, game, seat)
+    view["ready"] = ready.marks(room, view["phase"])
+    if seat is not None and room["settings"].get("counter"):
+        view["counter"] = counter.unseen(view)
     return view

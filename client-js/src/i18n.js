@@ -1,7 +1,7 @@
 // Labels in Chinese (default) and English. The language choice lives in localStorage.
-// Every word the client shows comes from here; texts the server writes are shown as the server wrote
-// them: reasons (deal results, the bots' suggestions) come in both languages (`serverText`), error
-// messages in English with a translated label for the error code in front.
+// Every word the client shows comes from here (refusals: refusals.js, from their code and fields); texts
+// the server writes come in both languages and are shown in the chosen one (`serverText`): deal results'
+// reasons, the bots' suggestions, the names of plays.
 import { STORY_TEXT } from "./story-text.js";
 
 export const TEXT = {
@@ -23,7 +23,7 @@ export const TEXT = {
     tribute: "进贡", refused: "抗贡：{names} 有两张大王，本局不进贡", tributeLine: "{from} 向 {to} 进贡",
     returnLine: "{from} 还给 {to}", singleTribute: "单贡", doubleTribute: "双贡",
     result: "本局结算", places: ["头游", "二游", "三游", "末游"], upgrade: "升级", upBy: "{team}{combo}，升 {n} 级",
-    nextDeal: "再来一局", waitNext: "等待其他玩家开始下一局", matchWon: "通关！", matchOver: "比赛结束",
+    nextDeal: "下一局", waitNext: "等待玩家准备下一局", matchWon: "通关！", matchOver: "比赛结束",
     weWon: "我方获胜", theyWon: "对方获胜", teamWon: "{team}获胜", levelsAfter: "级别",
     reason: "说明", you: "你", spectator: "观战中：看不到任何人的手牌", language: "English", leave: "离开",
     backToLobby: "返回大厅", deadline: "剩余", wild: "逢人配", wildShort: "配", levelShort: "级",
@@ -39,6 +39,11 @@ export const TEXT = {
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
     lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
     tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", emptyBotAtStart: "空位 · 开始时补机器人",
+    seatsEmptyHint: "空位可以补机器人或留给外部 AI", settings: "设置", leader: "首出",
+    bigJoker: "大王", smallJoker: "小王", listSep: "、",
+    waitReady: "等待 {names} 准备", waitRematch: "等待 {names} 同意再来一场", readyDone: "已准备",
+    rematch: "再来一场", rematchAsked: "已申请再来一场", counter: "记牌器", counterOption: "记牌器（显示外面还剩几张）",
+    autoNext: "计时结束自动开下一局",
     kinds: {
       single: "单张", pair: "对子", triple: "三张", full_house: "三带二", straight: "顺子", tube: "三连对",
       plate: "钢板", bomb: "炸弹", straight_flush: "同花顺", joker_bomb: "天王炸",
@@ -55,17 +60,6 @@ export const TEXT = {
       nanjing: "南京打法：打A两次不过退回 2；还贡为 10 及以下（级牌也可以）。",
       competition2020: "2020 AI 竞赛平台：只有打本方 A 时双上才算过A；打A两次不过退回 2。",
       club: "俱乐部规则：连续末游、连续双下要降级，连续头游有奖励；还给队友的牌须小于级牌。",
-    },
-    errors: {
-      not_your_turn: "还没轮到你", not_your_cards: "这些牌不在你手里", not_a_play: "不是合法牌型",
-      does_not_beat: "管不上", wrong_phase: "现在不能这样做", match_over: "比赛已结束",
-      cannot_pass_lead: "你是首家，不能过", not_eligible: "这张牌不能还", room_not_found: "没有这个房间",
-      bad_token: "座位凭证无效", seat_taken: "座位已有人", room_full: "房间已满，可以观战",
-      already_seated: "你已经在一个座位上", not_host: "只有房主可以这样做", already_started: "游戏已经开始",
-      seats_empty: "还有空位", not_started: "游戏还没开始", not_seated: "观战者不能操作",
-      rate_limited: "操作太快了", invalid_message: "请求无效", busy: "服务器忙，请重试",
-      unavailable: "服务器暂时不可用", timeout: "服务器没有响应", not_connected: "未连接",
-      bad_rules: "规则设置无效", not_a_bot: "这个座位不是机器人", internal: "服务器内部错误",
     },
   },
   en: {
@@ -89,7 +83,7 @@ export const TEXT = {
     refused: "Tribute refused: {names} hold both big jokers", tributeLine: "{from} pays {to}",
     returnLine: "{from} returns to {to}", singleTribute: "single tribute", doubleTribute: "double tribute",
     result: "Deal result", places: ["1st", "2nd", "3rd", "4th"], upgrade: "Upgrade", upBy: "{team}: {combo}, up {n}",
-    nextDeal: "Next deal", waitNext: "Waiting for someone to start the next deal", matchWon: "Match won!",
+    nextDeal: "Next deal", waitNext: "Waiting for the players to be ready", matchWon: "Match won!",
     matchOver: "Match over", weWon: "We won", theyWon: "They won", teamWon: "{team} won",
     levelsAfter: "Levels", reason: "Why", you: "you", spectator: "Watching: nobody's hand is shown",
     language: "中文", leave: "Leave", backToLobby: "Back to lobby", deadline: "left", wild: "wild",
@@ -110,6 +104,10 @@ export const TEXT = {
     lockTable: "Lock the table: bots keep their seats (newcomers can still watch)",
     tableLocked: "The host locked the table: bots keep their seats",
     tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", emptyBotAtStart: "empty · a bot at the start",
+    leader: "leads", bigJoker: "BIG", smallJoker: "SMALL", listSep: ", ",
+    waitReady: "Waiting for {names} to be ready", waitRematch: "Waiting for {names} to agree to a rematch",
+    readyDone: "Ready", rematch: "Rematch", rematchAsked: "Rematch asked", counter: "Cards out",
+    counterOption: "Card counter (how many of each rank are still out)", autoNext: "Next deal starts when the timer runs out",
     kinds: {
       single: "single", pair: "pair", triple: "triple", full_house: "full house", straight: "straight",
       tube: "tube", plate: "plate", bomb: "bomb", straight_flush: "straight flush", joker_bomb: "joker bomb",
@@ -127,7 +125,6 @@ export const TEXT = {
       competition2020: "2020 AI platform: A passes only with 1st+2nd at your own A; two attempts, then back to 2.",
       club: "Club: repeated 4th places and 3rd+4th cost levels, repeated 1st places earn one; club return rule.",
     },
-    errors: {},
   },
 };
 
@@ -147,7 +144,7 @@ export function t(key, vars) {
   return s;
 }
 
-/** A label from one of the sub-tables (kinds, presets, errors); undefined when there is none. */
+/** A label from one of the sub-tables (kinds, presets); undefined when there is none. */
 export function tIn(table, key) {
   return TEXT[lang]?.[table]?.[key] ?? TEXT.en[table]?.[key];
 }

@@ -5,6 +5,10 @@ import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
 import { inviteOverlay, invitePanel } from "./invite.js";
+import { counterStrip } from "./counter.js";
+import { optionsLine, roomOptions } from "./options.js";
+import { readyControls } from "./ready.js";
+import { refusalText } from "./refusals.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
@@ -39,7 +43,7 @@ const ui = {
   seedInput: "",
   // the create form's choices live here, not only in the DOM: a render (the connection coming up, a
   // message) rebuilds the form from this state and must not undo what the player picked
-  createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1 },
+  createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1, autoNext: false, counter: false },
   autoWanted: null, // the auto-play switch the player just flipped, until the server answers
   inviteOpen: false, // the invite panel over the table (mid-match)
   busy: false,
@@ -91,27 +95,30 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     ui.state = null;
     ui.selected.clear();
     history.replaceState(null, "", location.pathname);
-    showMessage(t("lost", { reason: errorText(err) }), "error");
+    showMessage(() => t("lost", { reason: errorText(err) }), "error");
   },
 });
 
 // ------------------------------------------------------------------ helpers
 
+// A message is a text, or a function that words it in the current language: a switch of language
+// re-words what is on screen (a refusal keeps its code and fields, not its text).
 function showMessage(text, kind = "info") {
   ui.message = text ? { text, kind } : null;
   render();
 }
 
+function messageText(message) {
+  return typeof message?.text === "function" ? message.text() : message?.text || "";
+}
+
 function errorText(err) {
-  const label = err?.code ? tIn("errors", err.code) : undefined;
-  const message = err?.message || String(err);
-  if (!label) return message;
-  if (err.local && currentLang() !== "en") return label; // our own words: no need for the English
-  return currentLang() === "en" ? message : `${label}：${message}`;
+  return refusalText(err, currentLang(), seatName);
 }
 
 function showError(err) {
-  showMessage(errorText(err), "error");
+  ui.message = { text: () => errorText(err), kind: "error", code: err?.code };
+  render();
 }
 
 async function act(message) {
@@ -221,6 +228,8 @@ async function createRoom() {
     fill_bots: choices.bots, // bots take what is still empty at the start: friends find seats till then
     turn_timer: choices.timer > 0 ? choices.timer : null,
     bot_delay: choices.botDelay,
+    auto_next: choices.timer > 0 && choices.autoNext,
+    counter: choices.counter,
   };
   const seed = ui.seedInput.trim();
   if (conn.welcome?.fixed_seeds && /^\d{1,15}$/.test(seed)) message.seed = Number(seed);
@@ -300,10 +309,11 @@ function lobbyScreen() {
       onchange: (e) => (choices.bots = e.target.checked) }),
       h("span", { text: t("bots") })),
     h("div", { class: "row two" },
-      field(t("timer"), h("select", { name: "timer", "data-testid": "timer", onchange: (e) => (choices.timer = Number(e.target.value)) },
+      field(t("timer"), h("select", { name: "timer", "data-testid": "timer", onchange: (e) => { choices.timer = Number(e.target.value); render(); } },
         TIMERS.map((s) => h("option", { value: s, selected: s === choices.timer, text: s ? `${s} ${t("seconds")}` : t("off") })))),
       field(t("botSpeed"), h("select", { name: "botDelay", "data-testid": "bot-delay", onchange: (e) => (choices.botDelay = Number(e.target.value)) },
         BOT_DELAYS.map((s) => h("option", { value: s, selected: s === choices.botDelay, text: `${s} ${t("seconds")}` }))))),
+    roomOptions(choices),
     conn.welcome?.fixed_seeds ? h("details", { class: "advanced" }, h("summary", { text: t("advanced") }),
       field(t("seed"), h("input", { name: "seed", inputmode: "numeric", value: ui.seedInput, "data-testid": "seed",
         oninput: (e) => (ui.seedInput = e.target.value) }))) : null,
@@ -369,7 +379,8 @@ function roomLobby() {
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
       h("p", { class: "hint settings-line", "data-testid": "settings" },
         `${t("preset")}: ${tIn("presets", settings.preset) || settings.preset || "?"} · ${t("timer")}: `
-        + `${settings.turn_timer ? `${settings.turn_timer} ${t("seconds")}` : t("off")} · ${t("botSpeed")}: ${settings.bot_delay ?? 1} ${t("seconds")}`)),
+        + `${settings.turn_timer ? `${settings.turn_timer} ${t("seconds")}` : t("off")} · ${t("botSpeed")}: ${settings.bot_delay ?? 1} ${t("seconds")}`
+        + optionsLine(settings))),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
       : h("p", { class: "waiting", text: t("waiting") }));
 }
@@ -395,7 +406,7 @@ function cardEl(code, level, opts = {}) {
     : `${f.symbol}${f.rank}`;
   const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "");
   const inner = [
-    h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? (currentLang() === "en" ? "JKR" : code === 53 ? "大王" : "小王") : f.rank }),
+    h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? t(code === 53 ? "bigJoker" : "smallJoker") : f.rank }),
     h("span", { class: "suit", text: f.symbol }),
     wild ? h("span", { class: "mark", text: t("wildShort") }) : levelCard ? h("span", { class: "mark", text: t("levelShort") }) : null,
   ];
@@ -499,8 +510,8 @@ async function suggest(view) {
   // Play right after Suggest plays the suggested reading, without asking how
   ui.suggested = action.type === "play" ? { keys: [...ui.selected].sort().join(","), kind: action.kind, value: action.value } : null;
   ui.suggestions += 1;
-  const what = action.type === "pass" ? t("pass") : "";
-  showMessage(`${t("suggest")}：${serverText(result.reason, result.reason_zh) || what}`, "info");
+  showMessage(() => `${t("suggest")}：${serverText(result.reason, result.reason_zh) || (action.type === "pass" ? t("pass") : "")}`,
+    "info");
 }
 
 async function returnSelected(view) {
@@ -665,9 +676,7 @@ function resultPanel(view) {
         : null,
       leftoverBlock(view),
       h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),
-      over ? h("button", { class: "primary", "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby"))
-        : seated ? h("button", { class: "primary", "data-testid": "next-deal", onclick: () => act({ type: "next_deal" }) }, t("nextDeal"))
-          : h("p", { class: "hint", text: t("waitNext") })));
+      readyControls(view, { seatName, act, leave })));
 }
 
 /** Auto-play as the switch shows it: the player's pending choice, else the server's. */
@@ -745,6 +754,7 @@ function tableScreen(view) {
     ? { text: t("chooseReturn", { name: seatName(giverTo(view, view.seat)) }), kind: "hint" } : ui.message;
   return h("main", { class: `table phase-${view.phase}` },
     levelsBar(view),
+    counterStrip(view),
     h("div", { class: "ring" },
       seatBox(view, pos.top, "top"),
       seatBox(view, pos.left, "left"),
@@ -752,7 +762,7 @@ function tableScreen(view) {
       seatBox(view, pos.right, "right"),
       seatBox(view, pos.bottom, "bottom")),
     h("div", { class: `message ${hint?.kind || ""}`, role: hint?.kind === "error" ? "alert" : "status", "data-testid": "message",
-      text: hint?.text || "" }),
+      "data-code": hint?.code, text: messageText(hint) }),
     handArea(view),
     actionBar(view) ?? h("div", { class: "actions" }, h("div", { class: "row center" }, storyControls())),
     ["deal_over", "match_over"].includes(view.phase) ? resultPanel(view) : null,
@@ -802,7 +812,7 @@ function render() {
   else screen = lobbyScreen();
   const lobbyMessage = !view && ui.message
     ? h("div", { class: `message ${ui.message.kind}`, role: ui.message.kind === "error" ? "alert" : "status", "data-testid": "message",
-      text: ui.message.text }) : null;
+      "data-code": ui.message.code, text: messageText(ui.message) }) : null;
   const invite = view && ui.inviteOpen
     ? inviteOverlay(ui.room, inviteDeps(ui.room.host === view.seat), () => { ui.inviteOpen = false; render(); }) : null;
   const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite);
@@ -890,7 +900,7 @@ document.addEventListener("keydown", (e) => {
       if (owesReturn(view)) returnSelected(view);
       else if (myTurn(view) && ui.readings) playAs(ui.readings.cards, ui.readings.ways[0]);
       else if (myTurn(view)) playSelected(view);
-      else if (view.phase === "deal_over") act({ type: "next_deal" });
+      else if (view.phase === "deal_over" && !view.ready?.[view.seat]) act({ type: "next_deal" });
       return;
     case "p":
       if (myTurn(view) && view.top) pass();

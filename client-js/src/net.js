@@ -306,7 +306,7 @@ export class Connection {
       }
       case "error": {
         const waiter = msg.id != null ? this.pending.get(msg.id) : null;
-        const err = codedError(msg.code, msg.message);
+        const err = Object.assign(codedError(msg.code, msg.message), { fields: msg.fields || {} });
         if (waiter) {
           this.pending.delete(msg.id);
           clearTimeout(waiter.timer);

@@ -23,19 +23,17 @@ test("placeholders are filled, and English is the fallback", () => {
   setLang("en");
   assert.equal(t("deal", { n: 3 }), "Deal 3");
   assert.equal(t("turnOf", { name: "Bo" }), "Waiting for Bo");
-  assert.equal(tIn("errors", "does_not_beat"), undefined, "English shows the server's own message");
   setLang("zh");
   assert.equal(t("deal", { n: 3 }), "第 3 局");
   assert.equal(tIn("kinds", "straight_flush"), "同花顺");
-  assert.equal(tIn("errors", "does_not_beat"), "管不上");
   assert.equal(t("no-such-label"), "no-such-label");
 });
 
 test("every label the client asks for is there", async () => {
   const { readFile, readdir } = await import("node:fs/promises");
-  const dir = new URL("../src/", import.meta.url);
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".js"));
-  const source = (await Promise.all(files.map((f) => readFile(new URL(f, dir), "utf8")))).join("\n");
+  const src = new URL("../src/", import.meta.url);
+  const files = (await readdir(src)).filter((f) => f.endsWith(".js"));
+  const source = (await Promise.all(files.map((f) => readFile(new URL(f, src), "utf8")))).join("\n");
   const used = new Set([...source.matchAll(/\bt\("(\w+)"/g)].map((m) => m[1]));
   assert.ok(used.size > 50);
   assert.deepEqual([...used].filter((k) => !(k in TEXT.zh) || !(k in TEXT.en)), []);

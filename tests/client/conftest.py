@@ -45,7 +45,8 @@ def client_dist() -> Path:
 
 @pytest.fixture(scope="session")
 def live_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The live server's data folder: its own Redis listens on ``redis.sock`` there (tests read the log)."""
+    """The live server's data directory: its own Redis listens on ``redis.sock`` there (tests that
+    fast-forward a stored game, as the server tests do, reach it there)."""
     return tmp_path_factory.mktemp("server-data")
 
 

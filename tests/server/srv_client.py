@@ -207,6 +207,7 @@ async def play_until(store: Any, code: str, clients: dict[int, Client], rng: Any
                      check_views: bool = False) -> tuple[int, dict[str, Any], Any]:
     """Seats in ``clients`` act from the engine's legal actions (seats in ``idle`` never do) until
     ``until(game)`` holds; bots, timers and other processes act by themselves meanwhile."""
+    from server import ready
     from server.views import view_for
 
     deadline = asyncio.get_running_loop().time() + timeout
@@ -214,7 +215,8 @@ async def play_until(store: Any, code: str, clients: dict[int, Client], rng: Any
         version, room, game = await game_at(store, code)
         if until(game):
             return version, room, game
-        mine = [s for s in game.pending_seats() if s in clients and s not in idle]
+        pressed = ready.pressed(room) if game.phase == "deal_over" else [False] * 4  # ready for the next deal
+        mine = [s for s in game.pending_seats() if s in clients and s not in idle and not pressed[s]]
         if not mine:
             await asyncio.sleep(0.005)
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import Game
 from server import autopilot as ap
+from server import ready
 from server.rooms import make_settings
 
 T0 = 1_000.0
@@ -95,7 +96,39 @@ def test_who_starts_the_next_deal() -> None:
     gone["live"]["away"] = [True, False, True, False]
     assert ap.plan(gone, game) is None  # everyone left: the table waits for them
     timed = room_with(["human", "bot", "human", "bot"], game, turn_timer=20.0)
+    assert ap.plan(timed, game) is None  # a timer alone does not hurry anyone off the result screen
+    timed["settings"]["auto_next"] = True  # the room option: the timer starts the next deal, ready or not
     assert ap.plan(timed, game) == ap.Step(T0 + 20.0, 0, ap.NEXT_DEAL)
+
+
+def test_the_ready_check_waits_for_every_person_here() -> None:
+    game = game_at_deal_over()
+    room = room_with(["human", "human", "human", "bot"], game)
+    assert ready.marks(room, game.phase) == [False, False, False, True]  # bots never hold the table up
+    assert not ready.press(room, 0, game.phase)
+    assert ap.plan(room, game) is None and ready.marks(room, game.phase) == [True, False, False, True]
+    room["live"]["away"][1] = True  # seat 1 dropped out: away seats count as ready
+    room["live"]["autoplay"][2] = 3.0  # seat 2 is on auto-play: ready after its interval
+    assert ap.plan(room, game) == ap.Step(T0 + 3.0, 2, ap.NEXT_DEAL)
+    room["live"]["autoplay"][2] = None
+    assert ready.press(room, 2, game.phase)  # the last person here: nobody is waited for
+    assert ap.plan(room, game) == ap.Step(T0, 0, ap.NEXT_DEAL)
+    ap.stamp(room, game, [], T0 + 5)  # the next deal began: its result starts from nobody ready
+    assert ready.pressed(room) == [False] * 4
+
+
+def test_a_rematch_is_asked_for_and_never_made_for_anyone() -> None:
+    game = game_at_deal_over()
+    game.phase = "match_over"
+    room = room_with(["human", "human", "bot", "bot"], game)
+    room["live"]["autoplay"] = [1.0, 1.0, None, None]
+    assert ap.plan(room, game) is None  # auto-play does not ask for a rematch
+    assert ready.marks(room, "match_over") == [False, False, True, True]
+    assert not ready.press(room, 0, "match_over")
+    assert ap.plan(room, game) is None  # seat 1 has not asked
+    room["live"]["away"][1] = True  # ... and then left: those who asked get their rematch
+    assert ap.plan(room, game) == ap.Step(T0, 0, ap.REMATCH)
+    assert ready.marks(room, "play") is None
 
 
 def test_nothing_to_do_in_the_lobby_or_after_the_match() -> None:

@@ -54,7 +54,7 @@ def test_types_are_told_apart() -> None:
 def _random_views(seed: int, steps: int, seat: int | None) -> list[dict]:
     game = Game.new(seed)
     rng = random.Random(seed)
-    room = {"seats": [{"kind": "human"}] * 4, "live": new_live(0.0)}
+    room = {"seats": [{"kind": "human"}] * 4, "live": new_live(0.0), "settings": {"counter": True}}
     views = [view_for(room, game, seat)]
     for _ in range(steps):
         if game.phase == "match_over":

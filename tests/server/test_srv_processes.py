@@ -32,7 +32,7 @@ async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredi
         urls = [a.url, b.url, a.url, b.url]  # seats 0 and 2 on process A, seats 1 and 3 on B
         clients = [await Client.open(u) for u in urls]
         res = await clients[0].request({"type": "create", "nickname": "P0", "seed": 31, "bot_delay": 0,
-                                        "turn_timer": 0.4, "grace": 1.0})
+                                        "turn_timer": 0.4, "grace": 1.0, "auto_next": True})
         code = res["code"]
         for i in (1, 2, 3):
             await clients[i].request({"type": "join", "code": code, "nickname": f"P{i}"})
@@ -56,7 +56,7 @@ async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredi
         assert {r["proc"] for r in log if r["kind"] == "game"} >= {r["proc"] for r in timed}
         if game.phase == "match_over":
             return
-        # the next deal starts (seat 0 starts it, unless the timed table's 0.4 s ran out first);
+        # the next deal starts (seats 0-2 are ready, seat 3 never is: the timed table's auto_next deals on);
         # process B dies with seats 1 and 3 mid-deal
         first = game.deal
         await play_until(store, code, seats, rng,

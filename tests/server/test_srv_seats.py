@@ -274,26 +274,3 @@ async def test_a_client_that_sees_a_gap_resyncs(server, aredis) -> None:
     assert watcher.view == view_for(room, load_game(room), 3)
     for c in clients:
         await c.close()
-
-
-async def test_the_host_starts_a_new_match_once_one_is_won(server, aredis) -> None:
-    store = Store(aredis)
-    code, clients, _ = await seated_room(server.url, humans=2, bots=[2, 3], seed=4)
-    for c, expected in ((clients[0], "match_not_over"), (clients[1], "not_host")):
-        with pytest.raises(ServerError) as exc:
-            await c.request({"type": "new_match"})
-        assert exc.value.code == expected
-    # fast-forward: the stored match is won by team 1 at A (as a long match would end)
-    version, room = await store.load(code)
-    room["game"].update(phase="match_over", match_winner=1, levels=[5, 14], turn=None)
-    assert await store.commit(code, version, room, {"kind": "test"}, "test") is not None
-    await clients[0].wait(lambda: clients[0].view["phase"] == "match_over")
-    await clients[0].request({"type": "new_match"})
-    for c in clients:
-        await c.wait(lambda c=c: c.view["phase"] == "play" and c.view["levels"] == [2, 2])
-        assert c.view["deal"] == 1 and len(c.view["hand"]) == 27 and c.view["match_winner"] is None
-    _v, room = await store.load(code)
-    log = [r for r in await store.log(code) if r.get("type") == "start"]
-    assert len(log) == 2 and log[1]["by"] == "new_match" and log[1]["seed"] == room["settings"]["seed"]
-    for c in clients:
-        await c.close()

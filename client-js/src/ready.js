@@ -1,0 +1,32 @@
+// The result screen's way on: the ready check. "Next deal" (or "rematch" after a won match) says this
+// seat is ready; the server starts the deal once nobody is waited for, so each player keeps the result on
+// screen until then, and sees whom the table waits for. Who counts as ready is the server's word (the
+// view's `ready`), never worked out here.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The seats the table still waits for ([] when the view carries no ready check). */
+export function waitingFor(view) {
+  return (view.ready || []).map((ok, seat) => (ok ? null : seat)).filter((seat) => seat !== null);
+}
+
+/** The buttons and the waiting line under a deal's (or the match's) result. */
+export function readyControls(view, { seatName, act, leave }) {
+  const me = view.seat;
+  const seated = me !== null && me !== undefined;
+  const over = view.phase === "match_over";
+  const waiting = waitingFor(view);
+  const pressed = seated && view.ready?.[me] === true && waiting.length > 0;
+  const names = waiting.map(seatName).join(t("listSep"));
+  const line = waiting.length
+    ? h("p", { class: "hint ready-line", "data-testid": "ready-waiting", text: t(over ? "waitRematch" : "waitReady", { names }) })
+    : null;
+  if (!seated) return [line || h("p", { class: "hint", text: t(over ? "matchOver" : "waitNext") })];
+  const main = over
+    ? h("button", { class: "primary", "data-testid": "rematch", disabled: pressed, onclick: () => act({ type: "new_match" }) },
+      pressed ? t("rematchAsked") : t("rematch"))
+    : h("button", { class: "primary", "data-testid": "next-deal", disabled: pressed, onclick: () => act({ type: "next_deal" }) },
+      pressed ? t("readyDone") : t("nextDeal"));
+  return [line, h("div", { class: "row center" }, main,
+    over ? h("button", { "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby")) : null)];
+}

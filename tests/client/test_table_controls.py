@@ -1,0 +1,331 @@
+"""Issue 13 in a real Chromium against the real server: refusals in words (Must show 3), the ready check
+and the rematch with four browsers (Must show 4), the table on a phone held sideways (Must show 5), and
+the card counter on screen."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import msgpack
+import pytest
+from redis.asyncio import Redis
+from test_browser import create_room, hand_of, view_of
+
+from engine import beats, classify
+from server import autopilot as ap
+from server import rooms
+from server.store import Store
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+PHONE = {"width": 390, "height": 844}
+ENGINE_CARD = re.compile(r"(?<![A-Za-z])([SHCD][2-9TJQKA]|SB|HR)(?![A-Za-z0-9])")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def latin_words(text: str) -> list[str]:
+    """Latin words in a Chinese text; rank letters (QQQ66, 10 J Q K A) and "AI" are ours to show."""
+    return [w for w in re.findall(r"[A-Za-z]+", text) if not re.fullmatch(r"[JQKA]+|AI", w)]
+
+
+def documented_codes() -> set[str]:
+    doc = (REPO / "docs" / "protocol.md").read_text()
+    return set(re.findall(r"`(\w+)`", doc.split("All codes:", 1)[1].split("###", 1)[0]))
+
+
+def fast_forward(data: Path, code: str, match_over: bool = False) -> None:
+    """Play the room's deal to its end with the engine (random legal actions) and commit the state to
+    the server's own Redis, as another server process would: the pages get it as a diff."""
+    async def run() -> None:
+        client = Redis(unix_socket_path=str(data / "redis.sock"))
+        store = Store(client)
+        version, room = await store.load(code)
+        game = rooms.load_game(room)
+        rng = random.Random(code)
+        while game.phase not in ("deal_over", "match_over"):
+            seat = game.pending_seats()[0]
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        rooms.save_game(room, game)
+        if match_over:  # as a long match ends: won at A
+            winner = game.last_result["winner_team"]
+            room["game"].update(phase="match_over", match_winner=winner,
+                                levels=[14, 5] if winner == 0 else [5, 14])
+        ap.stamp(room, game, [], time.time())
+        assert await store.commit(code, version, room, {"kind": "test"}, "test") is not None
+        await client.aclose()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API owns this thread's event loop
+        pool.submit(asyncio.run, run()).result()
+
+
+# ---------------------------------------------------------------- words, not codes
+
+
+def send_raw(page, payload: bytes | str) -> None:
+    """A frame on the page's own socket: the server's answer reaches the page as any refusal does."""
+    if isinstance(payload, str):
+        page.evaluate("(text) => globalThis.guandan.conn.ws.send(text)", payload)
+    else:
+        page.evaluate("(bytes) => globalThis.guandan.conn.ws.send(new Uint8Array(bytes))", list(payload))
+
+
+def deliver(page, code: str, fields: dict) -> None:
+    """A refusal the server sends in situations a seated player in a running game cannot reach here
+    (another connection's, the lobby's, a server fault), through the page's own error path."""
+    page.evaluate("""(err) => globalThis.guandan.conn.handlers.onError(
+        Object.assign(new Error(err.message), err))""",
+                  {"code": code, "fields": fields, "message": f"{code}: HR SB D8 is the English text"})
+
+
+class Refusals:
+    """Triggers a refusal, then reads it in Chinese and in English (switching language on screen)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.seen: dict[str, tuple[str, str]] = {}
+
+    def clear(self) -> None:
+        self.page.evaluate("() => { globalThis.guandan.ui.message = null; globalThis.guandan.render(); }")
+
+    def check(self, code: str, trigger) -> str:  # noqa: ANN001
+        page = self.page
+        self.clear()
+        trigger()
+        shown = "[data-testid=message]"
+        page.wait_for_function(f"() => document.querySelector('{shown}')?.dataset.code === '{code}'",
+                               timeout=10_000)
+        zh = page.locator(shown).inner_text()
+        assert CJK.search(zh) and not latin_words(zh) and not ENGINE_CARD.search(zh), (code, zh)
+        page.click("[data-testid=lang]")  # the refusal on screen is worded again, not kept as it was
+        page.wait_for_function(f"() => !/[\\u4e00-\\u9fff]/.test(document.querySelector('{shown}')"
+                               ".textContent.replace(/安娜|小波|小春|小冬/g, ''))", timeout=5_000)
+        en = page.locator(shown).inner_text()
+        assert page.locator(shown).get_attribute("data-code") == code
+        assert en and en != zh and not ENGINE_CARD.search(en), (code, en)
+        page.click("[data-testid=lang]")
+        assert page.locator(shown).inner_text() == zh
+        self.seen[code] = (zh, en)
+        return zh
+
+
+def non_beating_single(view: dict) -> int | None:
+    top = view["top"]
+    level = view["level"]
+    top_play = next(p for p in classify(top["cards"], level)
+                    if (p.kind, p.value) == (top["kind"], top["value"]))
+    return next((c for c in view["hand"] if not any(beats(p, top_play) for p in classify([c], level))), None)
+
+
+def test_every_refusal_is_worded_in_both_languages(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    page.select_option("[data-testid=bot-delay]", "2")  # the bots' turns last long enough to act out of turn
+    page.click("[data-testid=create-form] summary")
+    page.fill("[data-testid=seed]", "3")
+    page.click("[data-testid=create]")
+    code = page.locator("[data-testid=room-code]").inner_text(timeout=10_000)
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    r = Refusals(page)
+    view = view_of(page)
+    hand = view["hand"]
+    ids = iter(range(1, 10_000))
+
+    def raw(msg: dict) -> None:
+        send_raw(page, msgpack.packb({**msg, "id": f"t{next(ids)}"}))
+
+    # through the screen: two cards that are no play (the level's rank and the wild card stay out)
+    plain = [c for c in hand if c < 52 and c // 4 + 2 != view["level"]]
+    pick = next((a, b) for a in plain for b in plain if a // 4 != b // 4)
+
+    def play_two() -> None:
+        cards = page.locator("[data-testid=hand] [data-card]")
+        codes = [int(x) for x in cards.evaluate_all("els => els.map(e => e.dataset.card)")]
+        for card in pick:
+            cards.nth(codes.index(card)).click()
+        page.click("[data-testid=play]")
+
+    assert "不是合法牌型" in r.check("not_a_play", play_two)
+    zh, en = r.seen["not_a_play"]
+    assert "♦" in zh + en or "♠" in zh + en or "♥" in zh + en or "♣" in zh + en  # card faces, not codes
+    page.keyboard.press("Escape")
+    # the server's refusals, for real, on this page's socket
+    foreign = next(c for c in range(52) if c not in hand)
+    r.check("cannot_pass_lead", lambda: raw({"type": "pass"}))
+    r.check("wrong_phase", lambda: raw({"type": "return", "card": hand[0]}))
+    assert "手里没有" in r.check("not_your_cards", lambda: raw({"type": "play", "cards": [foreign]}))
+    r.check("invalid_message", lambda: raw({"type": "play", "cards": "S9"}))
+    r.check("unknown_type", lambda: raw({"type": "fly"}))
+    r.check("bad_msgpack", lambda: send_raw(page, b"\xc1"))
+    r.check("binary_required", lambda: send_raw(page, "a text frame"))
+    r.check("frame_too_large", lambda: send_raw(page, msgpack.packb({"type": "pass", "pad": "x" * 20_000})))
+
+    def twice() -> None:
+        send_raw(page, msgpack.packb({"type": "resync", "id": "same"}))
+        send_raw(page, msgpack.packb({"type": "resync", "id": "same"}))
+
+    r.check("duplicate_id", twice)
+    r.check("already_seated", lambda: raw({"type": "join", "code": code, "nickname": "x"}))
+    r.check("room_not_found", lambda: raw({"type": "resume", "code": "ZZZZZZ", "token": "x"}))
+    r.check("bad_token", lambda: raw({"type": "resume", "code": code, "token": "not-the-token"}))
+    r.check("already_started", lambda: raw({"type": "add_bot", "seat": 1}))
+    r.check("match_not_over", lambda: raw({"type": "new_match"}))
+    # lead the lowest single on screen; during the next seat's turn, act out of turn
+    lowest = page.locator("[data-testid=hand] [data-card]").first
+    lowest.click()
+    page.click("[data-testid=play]")
+    page.wait_for_function("() => globalThis.guandan.ui.state.view.turn === 1")
+    assert "现在轮到" in r.check("not_your_turn", lambda: raw({"type": "pass"}))
+    # our turn again, following: a single that beats nothing on the table
+    for _ in range(20):
+        page.wait_for_selector("[data-testid=your-turn]", timeout=30_000)
+        view = view_of(page)
+        card = non_beating_single(view) if view["top"] else None
+        if card is not None:
+            break
+        before = page.evaluate("() => globalThis.guandan.conn.state.version")
+        page.locator("[data-testid=hand] [data-card]").first.click()  # lead again, or pass if we can
+        page.click("[data-testid=pass]" if view["top"] else "[data-testid=play]")
+        page.wait_for_function(f"() => globalThis.guandan.conn.state.version > {before}")
+    else:
+        pytest.fail("no turn where a single could not beat the table")
+    zh = r.check("does_not_beat", lambda: raw({"type": "play", "cards": [card]}))
+    assert zh.startswith("管不上：你的 单张") and "的" in zh
+    # what a seated player in a running game cannot provoke here, as the server sends it
+    others = {
+        "hello_required": {}, "protocol_mismatch": {"server": 1, "client": 2}, "seat_taken": {"seat": 1},
+        "room_full": {"code": code}, "not_in_room": {}, "not_seated": {}, "not_host": {"action": "start"},
+        "not_started": {}, "seats_empty": {"seats": [2, 3]}, "not_a_bot": {"seat": 2},
+        "bad_rules": {"option": "joker_pair_in_full_house"}, "replaced": {},
+        "seat_lost": {"seat": 0, "code": code}, "seed_not_allowed": {}, "already_ready": {"waiting": [1, 3]},
+        "busy": {}, "unavailable": {}, "internal": {}, "rate_limited": {"rate": 30},
+        "bad_action": {"need": "cards"}, "bad_seat": {"need": "seat"},
+        "not_eligible": {"card": 53, "choices": [0, 3, 33, 52]}, "match_over": {"action": "play"},
+        "timeout": {}, "not_connected": {},
+    }
+    for name, fields in others.items():
+        r.check(name, lambda name=name, fields=fields: deliver(page, name, fields))
+    assert r.seen["not_eligible"][0] == "大王 不能还；可以还：♠2 ♦2 ♥10 小王"
+    assert "big joker" in r.seen["not_eligible"][1] and "small joker" in r.seen["not_eligible"][1]
+    missing = (documented_codes() | {"timeout", "not_connected"}) - set(r.seen)
+    assert not missing, f"refusals never shown: {sorted(missing)}"
+    ctx.close()
+
+
+# ---------------------------------------------------------------- ready check and rematch
+
+
+def seat_four(browser, base: str) -> tuple[str, list]:
+    names = ["安娜", "小波", "小春", "小冬"]
+    ctxs = [browser.new_context(viewport=PHONE) for _ in names]
+    pages = [c.new_page() for c in ctxs]
+    code = create_room(pages[0], base, names[0], fill_bots=False)
+    for page, name in zip(pages[1:], names[1:], strict=True):
+        page.goto(f"{base}/?room={code}")
+        page.fill("[data-testid=join-form] [data-testid=nickname]", name)
+        page.click("[data-testid=join]")
+        page.wait_for_selector("[data-testid=seats]")
+    pages[0].wait_for_function("() => globalThis.guandan.ui.room.seats.every(s => s.kind === 'human')")
+    pages[0].click("[data-testid=start]")
+    for page in pages:
+        hand_of(page)
+    return code, pages
+
+
+def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(browser, live_server,
+                                                                               live_data):
+    code, pages = seat_four(browser, live_server)
+    fast_forward(live_data, code)
+    for page in pages:
+        page.wait_for_selector("[data-testid=deal-result]", timeout=10_000)
+    first, *rest = pages
+    first.click("[data-testid=next-deal]")
+    first.wait_for_function("() => globalThis.guandan.ui.state.view.ready[0] === true")
+    button = first.locator("[data-testid=next-deal]")
+    assert button.is_disabled() and button.inner_text() == "已准备"
+    waiting = first.locator("[data-testid=ready-waiting]").inner_text()
+    assert all(n in waiting for n in ("小波", "小春", "小冬")) and "安娜" not in waiting
+    for page in rest:  # they saw the press (the same version) and still have their result screen
+        page.wait_for_function("() => globalThis.guandan.ui.state.view.ready[0] === true")
+        assert page.locator("[data-testid=deal-result]").is_visible()
+        assert page.locator("[data-testid=next-deal]").is_enabled()
+        assert view_of(page)["deal"] == 1
+    for i, page in enumerate(rest[:2], start=1):
+        page.click("[data-testid=next-deal]")
+        rest[2].wait_for_function(f"() => globalThis.guandan.ui.state.view.ready[{i}] === true")
+    assert rest[2].locator("[data-testid=deal-result]").is_visible()
+    assert "小冬" in first.locator("[data-testid=ready-waiting]").inner_text()
+    rest[2].click("[data-testid=next-deal]")  # the last one: the next deal starts for everyone
+    for page in pages:
+        page.wait_for_function("() => globalThis.guandan.ui.state.view.deal === 2")
+        page.wait_for_selector("[data-testid=deal-result]", state="detached")
+    # a won match: every player asks for the rematch, which keeps the room, its code and the seats
+    fast_forward(live_data, code, match_over=True)
+    for page in pages:
+        page.wait_for_selector("[data-testid=match-won]", timeout=10_000)
+    first.click("[data-testid=rematch]")
+    for page in rest:
+        page.wait_for_function("() => globalThis.guandan.ui.state.view.ready[0] === true")
+        assert page.locator("[data-testid=match-won]").is_visible()
+    assert first.locator("[data-testid=rematch]").inner_text() == "已申请再来一场"
+    for page in rest:
+        page.click("[data-testid=rematch]")
+    for seat, page in enumerate(pages):
+        page.wait_for_function("() => { const v = globalThis.guandan.ui.state.view; return v.phase === 'play'"
+                               " && v.deal === 1 && v.levels[0] === 2 && v.levels[1] === 2; }")
+        assert page.locator("[data-testid=header-code]").inner_text() == code
+        assert view_of(page)["seat"] == seat and len(hand_of(page)) == 27
+        names = [s["nickname"] for s in page.evaluate("() => globalThis.guandan.ui.room.seats")]
+        assert names == ["安娜", "小波", "小春", "小冬"]
+    for page in pages:
+        page.context.close()
+
+
+# ---------------------------------------------------------------- phones, and the card counter
+
+
+def inside(page, selector: str) -> None:
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, (selector, box, size)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (selector, box, size)
+
+
+@pytest.mark.parametrize("size", [(844, 390), (667, 375), (360, 640)])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_table_fits_a_phone_without_scrolling(browser, live_server, size, lang):
+    width, height = size
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page = ctx.new_page()
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.check("[data-testid=counter-option]")
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    assert len(hand_of(page)) == 27
+    assert page.evaluate("() => [window.scrollX, window.scrollY]") == [0, 0]
+    for selector in ("[data-testid=hand]", "[data-testid=play]", "[data-testid=pass]",
+                     "[data-testid=suggest]", "[data-testid=table-top]", "[data-testid=counter]",
+                     *(f"[data-testid=table-seat-{s}]" for s in range(4))):
+        inside(page, selector)
+    if width > height:  # held sideways: nothing at all below the fold
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= height
+    # the counter is the seat's own: 108 cards less its hand, none played yet
+    counter = view_of(page)["counter"]
+    assert sum(counter.values()) == 108 - 27
+    shown = page.locator("[data-testid=counter] [data-rank]").evaluate_all(
+        "els => Object.fromEntries(els.map(e => [e.dataset.rank, +e.querySelector('strong').textContent]))")
+    assert shown == counter
+    ctx.close()

@@ -1,0 +1,114 @@
+"""Issue 13, Must show 4 (server side): the ready check between deals and the rematch, on real Redis and
+real sockets. One player's "next deal" no longer moves the others on; the deal starts when every person
+still at the table is ready; a rematch after a won match keeps the room, its code and its seats."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from srv_client import ServerError, game_at, play_until, seated_room
+
+from server.store import Store
+from server.views import view_for
+
+
+def over(game) -> bool:  # noqa: ANN001
+    return game.phase in ("deal_over", "match_over")
+
+
+def starters(log: list[dict]) -> list[str]:
+    """Who started each next deal in the action log."""
+    return [r["by"] for r in log if r["kind"] == "game" and r["action"]["type"] == "next_deal"]
+
+
+async def test_the_next_deal_waits_until_every_person_is_ready(server, aredis) -> None:
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=3, bots=[3], seed=21)
+    _v, _room, game = await play_until(store, code, dict(enumerate(clients)), random.Random(4), over)
+    assert game.phase == "deal_over"
+    await clients[0].request({"type": "next_deal"})
+    version, room, game = await game_at(store, code)
+    assert game.phase == "deal_over" and game.deal == 1  # nobody else was moved on
+    for seat, c in enumerate(clients):
+        await c.wait_version(version)
+        assert c.view["ready"] == [True, False, False, True]  # the bot never holds the table up
+        assert c.view == view_for(room, game, seat)
+    with pytest.raises(ServerError) as exc:  # a second press changes nothing and says why
+        await clients[0].request({"type": "next_deal"})
+    assert exc.value.code == "already_ready"
+    await clients[2].request({"type": "next_deal"})
+    assert (await game_at(store, code))[2].deal == 1
+    await clients[1].request({"type": "next_deal"})  # the last person: the deal starts now
+    _v, _room, game = await game_at(store, code)
+    assert game.deal == 2 and game.phase in ("return", "play")
+    for c in clients:
+        await c.wait(lambda c=c: c.view["deal"] == 2)
+        assert c.view["ready"] is None
+    log = await store.log(code)
+    presses = [(r["seat"], r["for"]) for r in log if r.get("type") == "ready"]
+    assert presses == [(0, "next_deal"), (2, "next_deal")]
+    starts = [r for r in log if r["kind"] == "game" and r["action"]["type"] == "next_deal"]
+    assert [(r["seat"], r["by"]) for r in starts] == [(1, "human")]
+    for c in clients:
+        await c.close()
+
+
+async def test_a_player_who_left_does_not_hold_up_the_next_deal(server, aredis) -> None:
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=2, bots=[2, 3], seed=22, grace=0.2)
+    await play_until(store, code, dict(enumerate(clients)), random.Random(5), over)
+    await clients[1].close()  # seat 1 leaves at the result screen
+    await clients[0].request({"type": "next_deal"})
+    # once seat 1's grace period is over it counts as ready (away) and the deal starts by itself
+    await clients[0].wait(lambda: clients[0].view["deal"] == 2)
+    log = await store.log(code)
+    assert starters(log) == ["next_deal"]
+    assert any(r.get("type") == "away" and r["seat"] == 1 for r in log)
+    await clients[0].close()
+
+
+async def test_a_timed_table_with_auto_next_deals_on_by_itself(server, aredis) -> None:
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=2, bots=[2, 3], seed=23, turn_timer=0.3,
+                                         auto_next=True)
+    assert clients[0].room["settings"]["auto_next"] is True
+    await play_until(store, code, dict(enumerate(clients)), random.Random(6), over)
+    for c in clients:  # nobody presses
+        await c.wait(lambda c=c: c.view["deal"] == 2, timeout=20)
+    log = await store.log(code)
+    assert starters(log) == ["next_deal"]
+    assert not any(r.get("type") == "ready" for r in log)
+    for c in clients:
+        await c.close()
+
+
+async def test_a_rematch_keeps_the_room_its_code_and_seats(server, aredis) -> None:
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=2, bots=[2, 3], seed=4)
+    for c in clients:
+        with pytest.raises(ServerError) as exc:
+            await c.request({"type": "new_match"})
+        assert exc.value.code == "match_not_over"
+    # fast-forward: the stored match is won by team 1 at A (as a long match would end)
+    version, room = await store.load(code)
+    room["game"].update(phase="match_over", match_winner=1, levels=[5, 14], turn=None)
+    assert await store.commit(code, version, room, {"kind": "test"}, "test") is not None
+    seats_before = room["seats"]
+    for c in clients:
+        await c.wait(lambda c=c: c.view["phase"] == "match_over")
+        assert c.view["ready"] == [False, False, True, True]
+    await clients[1].request({"type": "new_match"})  # any person asks: not only the host
+    await clients[0].wait(lambda: clients[0].view["ready"] == [False, True, True, True])
+    assert (await game_at(store, code))[2].phase == "match_over"
+    await clients[0].request({"type": "new_match"})
+    for c in clients:
+        await c.wait(lambda c=c: c.view["phase"] == "play" and c.view["levels"] == [2, 2])
+        assert c.view["deal"] == 1 and len(c.view["hand"]) == 27 and c.view["match_winner"] is None
+        assert c.room["code"] == code
+    _v, room = await store.load(code)
+    assert room["code"] == code and room["seats"] == seats_before and room["host"] == 0
+    log = [r for r in await store.log(code) if r.get("type") == "start"]
+    assert len(log) == 2 and log[1]["by"] == "new_match" and log[1]["seed"] == room["settings"]["seed"]
+    for c in clients:
+        await c.close()
