@@ -665,7 +665,8 @@ class GameServer:
         _v, room = await self.store.load(code)
         seat = rooms.seat_of_token(room, msg.token)
         await self.attach(conn, code, seat, rooms.holder(room, seat))
-        await self.try_mutate(code, lambda room: C.seat_back(room, seat))  # control returns at once
+        # control returns at once
+        await self.try_mutate(code, lambda room: C.seat_back(room, seat, time.time()))
         log.info("resumed code=%s seat=%d conn=%s", code, seat, conn.id)
         return {"code": code, "seat": seat}
 
@@ -882,7 +883,7 @@ class GameServer:
         self.ai_seats.setdefault(code, set()).add(ai)
         await self.pubsub.subscribe(self.store.channel(code))
         log.info("AI connected code=%s seat=%d conn=%s", code, seat, conn_id)
-        await self.try_mutate(code, lambda room: C.seat_back(room, seat))
+        await self.try_mutate(code, lambda room: C.seat_back(room, seat, time.time()))
         await self.store.publish(code, {"k": "presence"})
         try:
             await ai.run()
