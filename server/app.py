@@ -46,6 +46,8 @@ from .changes import Change, ChangeError, NothingToDo
 from .codec import CodecError, decode, decode_frame, encode
 from .diff import compact, diff
 from .lifecycle import stop_tasks
+from .recovery import Recovery
+from .redis_watch import RedisWatch, unavailable_message
 from .rooms import RoomError
 from .scheduler import Scheduler
 from .store import RoomNotFound, Store, valid_code
@@ -134,9 +136,12 @@ def _ack_frame(msg_id: Any, result: dict[str, Any]) -> bytes:
 class GameServer:
     """Connections, rooms and bots of one process; Redis holds the rooms themselves."""
 
-    def __init__(self, config: Config, redis: Redis) -> None:
+    def __init__(self, config: Config, redis: Redis, revive: Callable[[], bool] | None = None) -> None:
+        """``revive``: start the embedded redis-server again if it died (blocking; see RedisWatch)."""
         self.config = config
         self.redis = redis
+        self.watch = RedisWatch(redis, revive)
+        self.recovery = Recovery(self)
         self.store = Store(redis, prefix=config.redis_prefix, room_ttl=config.room_ttl)
         self.proc_id = secrets.token_hex(6)
         self._ids = itertools.count(1)
@@ -147,7 +152,8 @@ class GameServer:
         self.known: dict[str, tuple[int, bytes]] = {}  # rooms with local members: last state seen
         self.pubsub = redis.pubsub()
         self.scheduler = Scheduler(self.store, self.proc_id, self.drive, self.bury,
-                                   heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll)
+                                   heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll,
+                                   watch=self.watch)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
@@ -175,7 +181,9 @@ class GameServer:
 
     async def start(self) -> None:
         await self.pubsub.subscribe(self._proc_channel(self.proc_id))
+        self.recovery.watch(self.pubsub)
         self._tasks.append(asyncio.create_task(self._listen(), name="pubsub"))
+        self._tasks.append(asyncio.create_task(self.watch.run(), name="redis-watch"))
         await self.scheduler.start()
         log.info("server process started proc=%s", self.proc_id)
 
@@ -185,7 +193,8 @@ class GameServer:
         for seats in list(self.ai_seats.values()):
             for ai in list(seats):
                 await ai.close()
-        await stop_tasks(self._tasks)
+        await stop_tasks([*self._tasks, *self.recovery.running()])
+        await self.watch.close()
         with contextlib.suppress(RedisError, OSError):
             await self.store.forget_proc(self.proc_id)
         with contextlib.suppress(RedisError, OSError, RuntimeError):
@@ -200,8 +209,9 @@ class GameServer:
             try:
                 msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except RedisError as exc:
-                log.warning("pubsub error: %s", exc)
-                await asyncio.sleep(0.5)
+                if self.watch.failed(exc):
+                    log.warning("pubsub error: %s", exc)
+                await self.watch.wait_up(0.5)  # redis-py resubscribes when it reconnects (recovery.py)
                 continue
             if msg is None or msg.get("type") != "message":
                 continue
@@ -347,8 +357,9 @@ class GameServer:
             await self.error(conn, msg.id, "room_not_found", f"no room with code {exc.args[0]}")
             return
         except RedisError as exc:
-            log.warning("redis error conn=%s: %s", conn.id, exc)
-            await self.error(conn, msg.id, "unavailable", "storage is unavailable; try again")
+            if self.watch.failed(exc):
+                log.warning("redis error conn=%s: %s", conn.id, exc)
+            await self.error(conn, msg.id, "unavailable", unavailable_message(exc))
             return
         except Exception:
             log.exception("internal error conn=%s type=%s", conn.id, msg.type)
