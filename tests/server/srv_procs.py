@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import redis
-from srv_client import free_port
-
-from server.embedded_redis import find_redis_server
+from server import lifecycle
 from server.lifecycle import stop_process, wait_healthy
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,25 +22,9 @@ class RedisProc:
 
 
 def start_redis(folder: Path, port: int | None = None, aof: bool = False) -> RedisProc:
-    """A redis-server on loopback (a free port unless given), keeping its files in ``folder``; with
-    ``aof``, an append-only file, so that one started again on the same folder has every key back."""
-    port = port or free_port()
-    proc = subprocess.Popen(
-        [find_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "yes" if aof else "no", "--dir", str(folder), "--daemonize", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    client = redis.Redis(host="127.0.0.1", port=port)
-    try:
-        for _ in range(250):
-            with contextlib.suppress(redis.exceptions.ConnectionError):
-                if client.ping():
-                    return RedisProc(f"redis://127.0.0.1:{port}/0", port, proc)
-            time.sleep(0.02)
-    finally:
-        client.close()
-    proc.kill()
-    raise RuntimeError("redis-server did not start")
+    """A redis-server on loopback (server.lifecycle.start_redis), with its URL."""
+    proc, port = lifecycle.start_redis(folder, port, aof)
+    return RedisProc(f"redis://127.0.0.1:{port}/0", port, proc)
 
 
 @dataclass
