@@ -21,7 +21,7 @@ status is 1 unless all four are 0.
 - lost: an acknowledged action that is not in its room's log at the version its ack named;
 - doubled: a version acknowledged twice, a version twice in a log, or one request committed twice (the
   same seat's same action twice in a row, which the rules never allow);
-- stuck: a room that neither finished its deal nor waits on a person who is connected;
+- stuck: a room that neither finished its deal nor waits on a connected person told of their turn;
 - leaks: a view a client rebuilt from its snapshot and diffs that differs from the engine's view for
   its seat at that version (another seat's cards, or anything else).
 
@@ -476,15 +476,18 @@ async def settle(store: Store, tables: list[Table], seconds: float) -> dict[str,
     return done
 
 
-async def waits_on_present_person(store: Store, code: str) -> bool:
-    _v, room = await store.load(code)
+async def waits_on_present_person(store: Store, code: str, people: list[Person]) -> bool:
+    """Whether the room waits for people who are connected and were told it is their turn (their client
+    holds the room's version): the server has nothing to do, and nothing was kept from them."""
+    version, room = await store.load(code)
     game = load_game(room)
     if game is None or room["status"] != "playing":
         return False
     present = await store.presence(code)
     pending = game.pending_seats()
     return bool(pending) and all(room["seats"][s]["kind"] == "human" and present[s]
-                                 and ap.controller(room, s) is None for s in pending)
+                                 and ap.controller(room, s) is None and people[s].version == version
+                                 for s in pending)
 
 
 async def check_room(store: Store, code: str, people: list[Person], acked: list[tuple[int, int, dict]],
@@ -555,16 +558,8 @@ async def check(store: Store, run: Run, tables: list[Table], finished: dict[str,
     for code, done in finished.items():
         if done:
             found.finished += 1
-        elif await waits_on_present_person(store, code):
+        elif await waits_on_present_person(store, code, next(t.people for t in tables if code in t.codes)):
             found.waiting += 1
-            version, room = await store.load(code)
-            game = load_game(room)
-            table = next(t for t in tables if code in t.codes)
-            for s in game.pending_seats():
-                p = table.people[s]
-                found.notes.append(f"{code} v{version} waits on seat {s}: client at v{p.version}, "
-                                   f"acted_at {p.acted_at}, inflight {p.inflight}, ready {p.ready.is_set()}, "
-                                   f"phase {p.view.get('phase')} turn {p.view.get('turn')}")
         else:
             found.stuck += 1
             found.notes.append(f"{code}: stuck")

@@ -209,7 +209,7 @@ class GameServer:
             try:
                 msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except RedisError as exc:
-                if self.watch.failed(exc):
+                if self.watch.failed():
                     log.warning("pubsub error: %s", exc)
                 await self.watch.wait_up(0.5)  # redis-py resubscribes when it reconnects (recovery.py)
                 continue
@@ -357,7 +357,7 @@ class GameServer:
             await self.error(conn, msg.id, "room_not_found", f"no room with code {exc.args[0]}")
             return
         except RedisError as exc:
-            if self.watch.failed(exc):
+            if self.watch.failed():
                 log.warning("redis error conn=%s: %s", conn.id, exc)
             await self.error(conn, msg.id, "unavailable", unavailable_message(exc))
             return
@@ -392,11 +392,11 @@ class GameServer:
     async def attach(self, conn: Conn, code: str, seat: int | None, holder: str | None = None) -> None:
         if conn.code is not None:
             await self.detach(conn)
+        if not self.rooms.get(code):  # first: a failure must not leave it in a room it hears nothing of
+            await self.pubsub.subscribe(self.store.channel(code))
         conn.code, conn.seat, conn.holder, conn.version = code, seat, holder, None
         conn.view, conn.info, conn.presence = {}, None, None
         members = self.rooms.setdefault(code, set())
-        if not members:
-            await self.pubsub.subscribe(self.store.channel(code))
         members.add(conn)
         if seat is not None:
             old = await self.store.claim_seat(code, seat, conn.id)

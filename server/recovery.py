@@ -35,7 +35,6 @@ class Recovery:
         self.server = server
         self.task: asyncio.Task[None] | None = None
         self.again = False
-        self.runs = 0
 
     def watch(self, pubsub: Any) -> None:
         """Be called back whenever ``pubsub`` (subscribed already) connects again."""
@@ -57,7 +56,6 @@ class Recovery:
             self.again = False
             try:
                 await resync(self.server)
-                self.runs += 1
             except (RedisError, OSError) as exc:  # down again: the next reconnect calls us again
                 log.warning("could not resync after reconnecting to redis: %s", exc)
             except Exception:
@@ -67,6 +65,7 @@ class Recovery:
 
 
 async def resync(server: GameServer) -> None:
+    """Every room with members here as Redis holds it now, to its connections and AI seats."""
     codes = sorted(set(server.rooms) | set(server.ai_seats))
     for code in codes:
         try:

@@ -53,7 +53,6 @@ class RedisWatch:
         self.max_backoff = max_backoff
         self.up = True
         self.back_at = 0.0  # time.monotonic() of the last recovery (0: never down)
-        self.outages = 0
         self._probe = _probe_client(redis)
         self._since = 0.0
         self._suspect = False  # a command failed and the probe has not looked yet
@@ -81,7 +80,7 @@ class RedisWatch:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
 
-    def failed(self, exc: BaseException) -> bool:
+    def failed(self) -> bool:
         """A command failed: probe now. True for the first failure while Redis was thought to be up
         (worth a log line; the outage itself is logged once by the probe)."""
         first = self.up and not self._suspect
@@ -118,7 +117,6 @@ class RedisWatch:
 
     def _down(self, error: BaseException) -> None:
         self.up = False
-        self.outages += 1
         self._since = time.monotonic()
         self._answers.clear()
         log.warning("redis unavailable: %s; players get 'unavailable' until it answers again", error)

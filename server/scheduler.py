@@ -120,7 +120,7 @@ class Scheduler:
                 if code not in self._again:
                     return
         except RedisError as exc:
-            if self.watch.failed(exc):
+            if self.watch.failed():
                 log.warning("could not drive room code=%s: %s", code, exc)
         except Exception:
             log.exception("driving room code=%s failed", code)
@@ -137,7 +137,7 @@ class Scheduler:
                 for code in await self.store.due_rooms(time.time()):
                     self.kick(code)
             except RedisError as exc:
-                if self.watch.failed(exc):
+                if self.watch.failed():
                     log.warning("due poll failed: %s", exc)
 
     async def _heartbeat_loop(self) -> None:
@@ -154,7 +154,7 @@ class Scheduler:
                     log.info("server process gone proc=%s rooms=%s", dead, ",".join(codes) or "-")
                     await self._bury(dead, codes)
             except RedisError as exc:
-                if self.watch.failed(exc):
+                if self.watch.failed():
                     log.warning("heartbeat failed: %s", exc)
             except Exception:
                 log.exception("burying a dead process failed")

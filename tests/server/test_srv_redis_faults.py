@@ -195,3 +195,26 @@ async def test_an_external_redis_killed_and_restarted_is_reconnected_to(tmp_path
     about = [line for line in log.splitlines() if "WARNING" in line or "ERROR" in line]
     assert len(about) <= 4, "\n".join(about)
     assert any("redis unavailable" in line for line in about)
+
+
+async def test_a_change_whose_notice_was_missed_reaches_the_players_after_the_reconnect(start_server,
+                                                                                      aredis) -> None:
+    """A process whose pub/sub connection dropped misses the notices published meanwhile; once
+    redis-py has reconnected and resubscribed, the room is brought up to date from Redis."""
+    a, b = await start_server(), await start_server()
+    here = await Client.open(a.url)
+    res = await here.request({"type": "create", "nickname": "A", "seat": 0, "bots": [2, 3], "seed": 1,
+                              "bot_delay": 10})  # the bots wait: nothing else happens meanwhile
+    there = await Client.open(b.url)
+    await there.request({"type": "join", "code": res["code"], "nickname": "B", "seat": 1})
+    await here.request({"type": "start"})
+    await there.wait(lambda: there.view and there.view["turn"] == 0)
+    lead = (await here.request({"type": "play", "cards": [here.view["hand"][0]]}))["version"]
+    await there.wait_version(lead)
+    await a.app.pubsub.connection.disconnect()  # process A hears nothing until it reconnects ...
+    follow = (await there.request({"type": "pass"}))["version"]  # ... of process B's commit
+    await here.wait_version(follow, timeout=5)
+    version, room, game = await game_at(Store(aredis), res["code"])
+    assert version == follow and here.view == view_for(room, game, 0) and here.gaps == 0
+    for c in (here, there):
+        await c.close()
