@@ -306,6 +306,35 @@ def choose_play(view: dict[str, Any], rules: Rules, rng: random.Random) -> dict[
     return {"type": "play", "cards": list(play.cards), "kind": play.kind, "value": play.value}
 
 
+class Player:
+    """What a scripted seat does when it is its turn (bench/soak.py's people too): a random legal play,
+    the lowest return, or the next deal; at a won match, seat 0 has its table form a new one."""
+
+    view: dict[str, Any]
+    index: int
+    rules: Rules | None
+    rng: random.Random
+    table: Any  # with match_over()
+
+    def due_action(self) -> dict[str, Any] | None:
+        view = self.view
+        phase = view.get("phase")
+        if phase == "play":
+            if view["turn"] != self.index:
+                return None
+            if self.rules is None:
+                self.rules = Rules.from_dict(view["rules"])
+            return choose_play(view, self.rules, self.rng)
+        if phase == "return":
+            choices = view["return_choices"]
+            return {"type": "return", "card": min(choices)} if choices else None
+        if phase == "deal_over" and view["pending"][:1] == [self.index]:
+            return {"type": "next_deal"}
+        if phase == "match_over" and self.index == 0:
+            self.table.match_over()
+        return None
+
+
 # ---- one worker's clients ------------------------------------------------------------------------
 
 
@@ -331,7 +360,7 @@ class Stats:
         return self.window[0] <= t < self.window[1]
 
 
-class Seat:
+class Seat(Player):
     """One client connection: tracks its view from snapshot + diffs and acts when it is due."""
 
     def __init__(self, table: Table, index: int) -> None:
@@ -457,24 +486,6 @@ class Seat:
         if action["type"] == "next_deal" and self.stats.measuring(now):
             self.stats.deals += 1
         self.inflight[self.send(action)] = now
-
-    def due_action(self) -> dict[str, Any] | None:
-        view = self.view
-        phase = view.get("phase")
-        if phase == "play":
-            if view["turn"] != self.index:
-                return None
-            if self.rules is None:
-                self.rules = Rules.from_dict(view["rules"])
-            return choose_play(view, self.rules, self.rng)
-        if phase == "return":
-            choices = view["return_choices"]
-            return {"type": "return", "card": min(choices)} if choices else None
-        if phase == "deal_over" and view["pending"][:1] == [self.index]:
-            return {"type": "next_deal"}
-        if phase == "match_over" and self.index == 0:
-            self.table.match_over()
-        return None
 
 
 class Table:

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from load import Wire, apply_ops, choose_play, raise_nofile, start_server
+from load import Player, Wire, apply_ops, raise_nofile, start_server
 from redis.asyncio import Redis
 
 from engine import Game, IllegalAction
@@ -108,7 +108,7 @@ class SoakWire(Wire):
         self.on_close()
 
 
-class Person:
+class Person(Player):
     """One seat's player: stays connected (reconnecting and resuming after any loss), keeps its view
     and the fingerprint of every version it held, and plays when it is its turn."""
 
@@ -275,24 +275,6 @@ class Person:
         action = self.due_action()
         if action is not None and self.code is not None:
             self.inflight[self.send(dict(action))] = (self.code, action)
-
-    def due_action(self) -> dict[str, Any] | None:
-        view = self.view
-        phase = view.get("phase")
-        if phase == "play":
-            if view["turn"] != self.index:
-                return None
-            if self.rules is None:
-                self.rules = Rules.from_dict(view["rules"])
-            return choose_play(view, self.rules, self.rng)
-        if phase == "return":
-            choices = view["return_choices"]
-            return {"type": "return", "card": min(choices)} if choices else None
-        if phase == "deal_over" and view["pending"][:1] == [self.index]:
-            return {"type": "next_deal"}
-        if phase == "match_over" and self.index == 0:
-            self.table.match_over()
-        return None
 
 
 class Table:
