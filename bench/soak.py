@@ -146,10 +146,11 @@ class Person(Player):
     async def _session(self, port: int, first: bool) -> bool:
         """One connection, until it is lost; False if it could not be made."""
         loop = asyncio.get_running_loop()
-        self.lost = loop.create_future()
+        lost = self.lost = loop.create_future()
         try:
             _t, wire = await loop.create_connection(
-                lambda: SoakWire(f"127.0.0.1:{port}", self.on_message, self._on_close), "127.0.0.1", port)
+                lambda: SoakWire(f"127.0.0.1:{port}", self.on_message, lambda: self._on_close(lost)),
+                "127.0.0.1", port)
             self.wire = wire
             await asyncio.wait_for(wire.opened, 10)
             await self.call({"type": "hello", "protocol": 1, "client": "soak"})
@@ -166,10 +167,14 @@ class Person(Player):
             self.run_.reconnects += 1
         self.ready.set()
         self.maybe_act()  # the snapshot came before we were ready
-        await self.lost
+        await lost
         return True
 
-    def _on_close(self) -> None:
+    def _on_close(self, lost: asyncio.Future[None]) -> None:
+        if not lost.done():
+            lost.set_result(None)
+        if lost is not self.lost:
+            return  # an earlier connection's end: the current one is not touched
         self.ready.clear()
         self.view, self.version, self.acted_at = {}, None, None
         for future in self.replies.values():
@@ -178,8 +183,6 @@ class Person(Player):
         self.replies.clear()
         self.run_.unanswered += len(self.inflight)
         self.inflight.clear()
-        if self.lost is not None and not self.lost.done():
-            self.lost.set_result(None)
 
     def cut(self) -> bool:
         """Chaos: cut the connection without a goodbye."""
