@@ -440,7 +440,8 @@ class Findings:
 
 
 async def settle(store: Store, tables: list[Table], seconds: float) -> dict[str, bool]:
-    """Let every table's room finish the deal it is in; which did (or moved on to a new room)."""
+    """Let every table's room finish the deal it is in; which did (a won match: once the table plays
+    on in a new room)."""
     start = {}
     for t in tables:
         if t.code is not None:
@@ -455,8 +456,8 @@ async def settle(store: Store, tables: list[Table], seconds: float) -> dict[str,
                 continue
             _v, room = await store.load(code)
             game = load_game(room)
-            done[code] = (table.code != code or game is None or game.deal > deal
-                          or game.phase in ("deal_over", "match_over"))
+            done[code] = table.playing and (table.code != code or game is None or game.deal > deal
+                                            or game.phase in ("deal_over", "match_over"))
         await asyncio.sleep(0.5)
     return done
 
@@ -579,9 +580,10 @@ async def soak(args: argparse.Namespace, services: Services) -> list[str]:
         for t in tables:
             for p in t.people:
                 p.close()
-        for task in clients:
+        tasks = [*clients, *(t.forming for t in tables if t.forming is not None)]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*clients, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         await redis.aclose()
     tracebacks = sum(services.log(i).read_text().count("Traceback") for i in range(len(services.servers)))
     return report(args, run, tables, found, time.time() - t0, tracebacks)
@@ -629,6 +631,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     raise_nofile()
+    # stopped by its pid, it still stops the redis-server and servers it started (as on Ctrl-C)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with tempfile.TemporaryDirectory(prefix="guandan-soak-") as tmp:
         folder = Path(args.logs or tmp)
         folder.mkdir(parents=True, exist_ok=True)
