@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import contextlib
 import gc
 import itertools
 import multiprocessing as mp
@@ -40,7 +39,6 @@ import os
 import platform
 import random
 import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -58,8 +56,7 @@ import msgpack
 from engine import HandIndex, expand, play_groups
 from engine.plays import BOMB, JOKER_BOMB, STRAIGHT_FLUSH, Play
 from engine.rules import Rules
-from server.embedded_redis import find_redis_server
-from server.lifecycle import stop_process, wait_healthy
+from server.lifecycle import free_port, start_redis, stop_process, wait_healthy
 
 try:
     from websockets.speedups import apply_mask  # the C masking of the websockets library
@@ -74,12 +71,6 @@ BOMB_CHANCE = 0.2  # a follower who can beat only with a bomb uses it this often
 # ---- services: redis-server and server processes, started on free ports, stopped by pid ------------
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def raise_nofile() -> int:
     """Raise the soft open-files limit to the hard one: 8,000 client sockets need it."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -88,18 +79,6 @@ def raise_nofile() -> int:
     return hard
 
 
-
-
-def _wait_redis(port: int, proc: subprocess.Popen[bytes]) -> None:
-    for _ in range(500):
-        if proc.poll() is not None:
-            raise RuntimeError(f"redis-server exited with {proc.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:
-            s.sendall(b"PING\r\n")
-            if s.recv(16).startswith(b"+PONG"):
-                return
-        time.sleep(0.02)
-    raise RuntimeError("redis-server did not start")
 
 
 @dataclass
@@ -122,29 +101,33 @@ class Services:
             stop_process(self.redis, 15)
 
 
+def start_server(port: int, redis_url: str, log: Path, log_level: str,
+                 server_dir: Path = REPO) -> subprocess.Popen[bytes]:
+    """``python -m server`` on ``port`` (output appended to ``log``), once its /healthz answers."""
+    cmd = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
+           "--redis-url", redis_url, "--client-dir", "", "--log-level", log_level, "--allow-fixed-seeds"]
+    with log.open("ab") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=server_dir)
+    try:
+        wait_healthy(port, proc, log)
+    except BaseException:
+        stop_process(proc)
+        raise
+    return proc
+
+
 def start_services(count: int, redis_url: str | None, folder: Path, log_level: str,
                    server_dir: Path = REPO) -> Services:
     redis_proc = None
     if redis_url is None:
-        port = free_port()
-        redis_proc = subprocess.Popen(
-            [find_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(folder), "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_redis(port, redis_proc)
+        redis_proc, port = start_redis(folder)
         redis_url = f"redis://127.0.0.1:{port}/0"
     services = Services(redis_url, [], redis_proc, folder)
     try:
         for i in range(count):
             port = free_port()
-            log = folder / f"server{i}.log"
-            cmd = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
-                   "--redis-url", redis_url, "--client-dir", "", "--log-level", log_level,
-                   "--allow-fixed-seeds"]
-            with log.open("ab") as out:
-                proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=server_dir)
-            services.servers.append((proc, port))
-            wait_healthy(port, proc, log)
+            services.servers.append((start_server(port, redis_url, folder / f"server{i}.log", log_level,
+                                                  server_dir), port))
     except BaseException:
         services.stop()
         raise
@@ -323,6 +306,35 @@ def choose_play(view: dict[str, Any], rules: Rules, rng: random.Random) -> dict[
     return {"type": "play", "cards": list(play.cards), "kind": play.kind, "value": play.value}
 
 
+class Player:
+    """What a scripted seat does when it is its turn (bench/soak.py's people too): a random legal play,
+    the lowest return, or the next deal; at a won match, seat 0 has its table form a new one."""
+
+    view: dict[str, Any]
+    index: int
+    rules: Rules | None
+    rng: random.Random
+    table: Any  # with match_over()
+
+    def due_action(self) -> dict[str, Any] | None:
+        view = self.view
+        phase = view.get("phase")
+        if phase == "play":
+            if view["turn"] != self.index:
+                return None
+            if self.rules is None:
+                self.rules = Rules.from_dict(view["rules"])
+            return choose_play(view, self.rules, self.rng)
+        if phase == "return":
+            choices = view["return_choices"]
+            return {"type": "return", "card": min(choices)} if choices else None
+        if phase == "deal_over" and not (view.get("ready") or [True] * 4)[self.index]:
+            return {"type": "next_deal"}  # the ready check: every seat presses, the last press deals
+        if phase == "match_over" and self.index == 0:
+            self.table.match_over()
+        return None
+
+
 # ---- one worker's clients ------------------------------------------------------------------------
 
 
@@ -348,7 +360,7 @@ class Stats:
         return self.window[0] <= t < self.window[1]
 
 
-class Seat:
+class Seat(Player):
     """One client connection: tracks its view from snapshot + diffs and acts when it is due."""
 
     def __init__(self, table: Table, index: int) -> None:
@@ -474,24 +486,6 @@ class Seat:
         if action["type"] == "next_deal" and self.index == 0 and self.stats.measuring(now):
             self.stats.deals += 1
         self.inflight[self.send(action)] = now
-
-    def due_action(self) -> dict[str, Any] | None:
-        view = self.view
-        phase = view.get("phase")
-        if phase == "play":
-            if view["turn"] != self.index:
-                return None
-            if self.rules is None:
-                self.rules = Rules.from_dict(view["rules"])
-            return choose_play(view, self.rules, self.rng)
-        if phase == "return":
-            choices = view["return_choices"]
-            return {"type": "return", "card": min(choices)} if choices else None
-        if phase == "deal_over" and not (view.get("ready") or [True] * 4)[self.index]:
-            return {"type": "next_deal"}  # the ready check: every seat presses, the last press deals
-        if phase == "match_over" and self.index == 0:
-            self.table.match_over()
-        return None
 
 
 class Table:

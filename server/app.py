@@ -46,6 +46,8 @@ from .changes import Change, ChangeError, NothingToDo
 from .codec import CodecError, decode, decode_frame, encode
 from .diff import compact, diff
 from .lifecycle import stop_tasks
+from .recovery import Recovery
+from .redis_watch import RedisWatch, unavailable_message
 from .refusals import wire_fields
 from .rooms import RoomError
 from .scheduler import Scheduler
@@ -136,9 +138,12 @@ def _ack_frame(msg_id: Any, result: dict[str, Any]) -> bytes:
 class GameServer:
     """Connections, rooms and bots of one process; Redis holds the rooms themselves."""
 
-    def __init__(self, config: Config, redis: Redis) -> None:
+    def __init__(self, config: Config, redis: Redis, revive: Callable[[], bool] | None = None) -> None:
+        """``revive``: start the embedded redis-server again if it died (blocking; see RedisWatch)."""
         self.config = config
         self.redis = redis
+        self.watch = RedisWatch(redis, revive)
+        self.recovery = Recovery(self)
         self.store = Store(redis, prefix=config.redis_prefix, room_ttl=config.room_ttl)
         self.proc_id = secrets.token_hex(6)
         self._ids = itertools.count(1)
@@ -149,7 +154,8 @@ class GameServer:
         self.known: dict[str, tuple[int, bytes]] = {}  # rooms with local members: last state seen
         self.pubsub = redis.pubsub()
         self.scheduler = Scheduler(self.store, self.proc_id, self.drive, self.bury,
-                                   heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll)
+                                   heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll,
+                                   watch=self.watch)
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self.invite = links.invite_bases(config.host, config.port, config.public_url)
@@ -183,7 +189,9 @@ class GameServer:
 
     async def start(self) -> None:
         await self.pubsub.subscribe(self._proc_channel(self.proc_id))
+        self.recovery.watch(self.pubsub)
         self._tasks.append(asyncio.create_task(self._listen(), name="pubsub"))
+        self._tasks.append(asyncio.create_task(self.watch.run(), name="redis-watch"))
         await self.scheduler.start()
         log.info("server process started proc=%s", self.proc_id)
 
@@ -193,7 +201,8 @@ class GameServer:
         for seats in list(self.ai_seats.values()):
             for ai in list(seats):
                 await ai.close()
-        await stop_tasks(self._tasks)
+        await stop_tasks([*self._tasks, *self.recovery.running()])
+        await self.watch.close()
         with contextlib.suppress(RedisError, OSError):
             await self.store.forget_proc(self.proc_id)
         with contextlib.suppress(RedisError, OSError, RuntimeError):
@@ -208,8 +217,9 @@ class GameServer:
             try:
                 msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except RedisError as exc:
-                log.warning("pubsub error: %s", exc)
-                await asyncio.sleep(0.5)
+                if self.watch.failed():
+                    log.warning("pubsub error: %s", exc)
+                await self.watch.wait_up(0.5)  # redis-py resubscribes when it reconnects (recovery.py)
                 continue
             if msg is None or msg.get("type") != "message":
                 continue
@@ -360,8 +370,9 @@ class GameServer:
                              {"code": exc.args[0]})
             return
         except RedisError as exc:
-            log.warning("redis error conn=%s: %s", conn.id, exc)
-            await self.error(conn, msg.id, "unavailable", "storage is unavailable; try again")
+            if self.watch.failed():
+                log.warning("redis error conn=%s: %s", conn.id, exc)
+            await self.error(conn, msg.id, "unavailable", unavailable_message(exc))
             return
         except Exception:
             log.exception("internal error conn=%s type=%s", conn.id, msg.type)
@@ -394,11 +405,11 @@ class GameServer:
     async def attach(self, conn: Conn, code: str, seat: int | None, holder: str | None = None) -> None:
         if conn.code is not None:
             await self.detach(conn)
+        if not self.rooms.get(code):  # first: a failure must not leave it in a room it hears nothing of
+            await self.pubsub.subscribe(self.store.channel(code))
         conn.code, conn.seat, conn.holder, conn.version = code, seat, holder, None
         conn.view, conn.info, conn.presence = {}, None, None
         members = self.rooms.setdefault(code, set())
-        if not members:
-            await self.pubsub.subscribe(self.store.channel(code))
         members.add(conn)
         if seat is not None:
             old = await self.store.claim_seat(code, seat, conn.id)
@@ -678,7 +689,8 @@ class GameServer:
         _v, room = await self.store.load(code)
         seat = rooms.seat_of_token(room, msg.token)
         await self.attach(conn, code, seat, rooms.holder(room, seat))
-        await self.try_mutate(code, lambda room: C.seat_back(room, seat))  # control returns at once
+        # control returns at once
+        await self.try_mutate(code, lambda room: C.seat_back(room, seat, time.time()))
         log.info("resumed code=%s seat=%d conn=%s", code, seat, conn.id)
         return {"code": code, "seat": seat}
 
@@ -905,7 +917,7 @@ class GameServer:
         self.ai_seats.setdefault(code, set()).add(ai)
         await self.pubsub.subscribe(self.store.channel(code))
         log.info("AI connected code=%s seat=%d conn=%s", code, seat, conn_id)
-        await self.try_mutate(code, lambda room: C.seat_back(room, seat))
+        await self.try_mutate(code, lambda room: C.seat_back(room, seat, time.time()))
         await self.store.publish(code, {"k": "presence"})
         try:
             await ai.run()

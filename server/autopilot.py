@@ -12,6 +12,10 @@ A room's ``live`` part (see rooms.py) holds what the plan needs besides the game
 - ``away[seat]``: the grace period after ``gone`` ran out: our bot plays for the seat until it returns;
 - ``deadlines[seat]``: the turn timer's deadline (unix time) of a seat that owes an action, or None;
 - ``ready[seat]``: the seat pressed "next deal" / "rematch" at this result (the ready check, ready.py).
+
+A table whose people have all left (no person and no external AI connected) waits for them: nothing
+but the grace periods runs out there, so an empty table costs nothing, and when one of them comes back
+the clock goes on where it stopped (``resume``).
 """
 
 from __future__ import annotations
@@ -124,6 +128,23 @@ def taken_over(room: dict[str, Any], game: Game, seat: int, now: float) -> None:
     room["live"]["deadlines"][seat] = now + timer if owes and timer else None
 
 
+def unattended(room: dict[str, Any]) -> bool:
+    """Whether the table has people and all of them left: no person and no external AI is connected."""
+    gone = room["live"]["gone"]
+    joining = [s for s in SEATS if _kind(room, s) in ("human", "ai")]
+    return any(_kind(room, s) == "human" for s in SEATS) and all(gone[s] is not None for s in joining)
+
+
+def resume(room: dict[str, Any], now: float) -> None:
+    """Someone is back at a table that waited for its people (call it before clearing their ``gone``):
+    the time it waited counts neither against the bots' pace nor against anyone's turn timer."""
+    live = room["live"]
+    left = max(live["gone"][s] for s in SEATS if _kind(room, s) in ("human", "ai"))  # the last one out
+    waited = max(0.0, now - max(left, live["changed"]))
+    live["changed"] += waited
+    live["deadlines"] = [None if d is None else d + waited for d in live["deadlines"]]
+
+
 def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     """The earliest thing the server must do for the room by itself, or None (waiting for people)."""
     if room["status"] != "playing" or game is None:
@@ -135,7 +156,9 @@ def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     for seat in SEATS:  # dropped players go on auto after the grace period, whether or not it is their turn
         if _kind(room, seat) == "human" and live["gone"][seat] is not None and not live["away"][seat]:
             steps.append(Step(live["gone"][seat] + settings.get("grace", DEFAULT_GRACE), seat, GRACE))
-    if game.phase in ready.BETWEEN:
+    if unattended(room):
+        pass  # nobody to play with: no moves, no timers, no next deal until someone is back
+    elif game.phase in ready.BETWEEN:
         step = _next_deal_step(room, changed) if game.phase == "deal_over" else _rematch_step(room, changed)
         if step is not None:
             steps.append(step)
@@ -150,8 +173,8 @@ def plan(room: dict[str, Any], game: Game | None) -> Step | None:
 def _next_deal_step(room: dict[str, Any], changed: float) -> Step | None:
     """Who starts the next deal by itself, if anyone: a table without people (bots and AIs); the ready
     check once nobody is waited for (everyone pressed, is away, or is on auto-play: then after its
-    interval); a timed table with ``auto_next`` when its turn timer runs out, ready or not. A table whose
-    people all left waits for them."""
+    interval); a timed table with ``auto_next`` when its turn timer runs out, ready or not. (A table
+    whose people all left never gets here: ``plan``.)"""
     settings = room["settings"]
     people = [s for s in SEATS if _kind(room, s) == "human"]
     if not people:
@@ -194,7 +217,7 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 
 __all__ = [
-    "Step", "plan", "stamp", "new_live", "taken_over", "controller", "auto_marks", "AUTO_INTERVALS",
-    "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",
+    "Step", "plan", "stamp", "new_live", "taken_over", "unattended", "resume", "controller", "auto_marks",
+    "AUTO_INTERVALS", "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",
     "DEFAULT_GRACE", "DEFAULT_AI_TIMEOUT", "DEFAULT_RETURN_TIMER",
 ]

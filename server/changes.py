@@ -160,14 +160,21 @@ def seat_gone(room: Room, seat: int, now: float) -> Change:
     return Change({"kind": "live", "type": "gone", "seat": seat}, {}, None)
 
 
-def seat_back(room: Room, seat: int) -> Change:
+def seat_back(room: Room, seat: int, now: float) -> Change:
     """A player (or AI) is connected again: control returns to them at once."""
     live = room["live"]
     if live["gone"][seat] is None and not live["away"][seat]:
         raise NothingToDo
-    live["gone"][seat] = None
+    _back(room, seat, now)
     live["away"][seat] = False
     return Change({"kind": "live", "type": "back", "seat": seat}, {}, None)
+
+
+def _back(room: Room, seat: int, now: float) -> None:
+    """The seat's connection is back; a table that waited for its people goes on from where it stopped."""
+    if room["status"] == "playing" and ap.unattended(room):
+        ap.resume(room, now)
+    room["live"]["gone"][seat] = None
 
 
 def set_autoplay(room: Room, seat: int, interval: float | None) -> Change:
@@ -188,7 +195,7 @@ def take_step(room: Room, step: ap.Step, connected: bool, now: float) -> Change:
     if step.why == ap.GRACE:
         live = room["live"]
         if connected:  # the player came back on a connection we had not heard of yet
-            live["gone"][seat] = None
+            _back(room, seat, now)
             return Change({"kind": "live", "type": "back", "seat": seat}, {}, None)
         live["away"][seat] = True
         log.info("seat on auto after the grace period code=%s seat=%d", room["code"], seat)

@@ -20,7 +20,7 @@ from websockets.asyncio.server import serve
 
 from .app import Config, GameServer
 from .competition import DEFAULT_SETTLE
-from .embedded_redis import EmbeddedRedis, RedisUnavailable
+from .embedded_redis import DEFAULT_MAXMEMORY, EmbeddedRedis, RedisUnavailable
 from .links import BadPublicUrl, is_local, public_base
 
 log = logging.getLogger("guandan.cli")
@@ -38,6 +38,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="Redis URL (default $REDIS_URL; without one a private redis-server is started)")
     p.add_argument("--data-dir", default=os.environ.get("GUANDAN_DATA_DIR", ".data"),
                    help="where the embedded Redis keeps its append-only file (default .data)")
+    p.add_argument("--redis-maxmemory", default=os.environ.get("GUANDAN_REDIS_MAXMEMORY", DEFAULT_MAXMEMORY),
+                   help="memory cap of the embedded Redis, in Redis units (default %(default)s; 0: none). "
+                        "Nothing is ever evicted: once full, changes get 'unavailable' (storage full)")
+    p.add_argument("--redis-appendfsync", choices=("everysec", "always"), default="everysec",
+                   help="when the embedded Redis syncs its append-only file to disk (default everysec: a "
+                        "killed redis-server loses nothing acknowledged, a host crash the last second; "
+                        "always: not even that, at a disk flush per round of commands)")
     p.add_argument("--client-dir", default=str(REPO_ROOT / "client-js" / "dist"),
                    help="built browser client to serve over HTTP (default client-js/dist)")
     p.add_argument("--room-ttl", type=float, default=24 * 3600,
@@ -139,7 +146,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
     )
 
 
-async def run(args: argparse.Namespace, redis_url: str) -> None:
+async def run(args: argparse.Namespace, redis_url: str, embedded: EmbeddedRedis | None = None) -> None:
+    """Serve until SIGINT/SIGTERM; an ``embedded`` redis-server that dies meanwhile is started again."""
     config = config_from_args(args)
     redis = open_redis(redis_url)
     try:
@@ -147,7 +155,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> None:
     except (RedisError, OSError) as exc:
         await redis.aclose()
         raise RedisUnavailable(f"cannot reach Redis at {redis_url}: {exc}") from None
-    server = GameServer(config, redis)
+    server = GameServer(config, redis, embedded.revive if embedded is not None else None)
     await server.start()
     tune_gc()
     stop = asyncio.Event()
@@ -194,9 +202,10 @@ def main(argv: list[str] | None = None) -> int:
     redis_url = args.redis_url
     try:
         if not redis_url:
-            embedded = EmbeddedRedis(args.data_dir)
+            embedded = EmbeddedRedis(args.data_dir, maxmemory=args.redis_maxmemory,
+                                     appendfsync=args.redis_appendfsync)
             redis_url = embedded.start()
-        asyncio.run(run(args, redis_url))
+        asyncio.run(run(args, redis_url, embedded))
     except RedisUnavailable as exc:
         log.error("%s", exc)
         return 2

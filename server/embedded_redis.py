@@ -3,7 +3,17 @@
 It listens on a unix socket inside the data directory (no TCP port to clash with anything), keeps
 an append-only file there so a restart keeps every room, and is stopped (by its process id) when
 the server exits. A redis left running by a server that was killed is found by its pid file and
-stopped before a new one starts on the same data directory.
+stopped before a new one starts on the same data directory; one that dies under a running server is
+started again on the same directory (``revive``), with every room it had.
+
+What survives: Redis writes each change to its append-only file before it answers, so a redis-server
+that crashes or is killed loses nothing the server acknowledged. ``appendfsync everysec`` (the default)
+leaves the last second or so in the operating system's cache, lost only if the host itself goes down
+(or a disk so slow that an fsync takes over a second makes Redis hold its writes back, up to 2 s);
+``always`` syncs before every answer, at the price of a disk flush per round of commands.
+
+Memory is capped (``maxmemory``) with the ``noeviction`` policy: a full Redis refuses new writes (the
+server answers ``unavailable`` and says the storage is full) but never drops a live room.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from pathlib import Path
 from .lifecycle import stop_process
 
 log = logging.getLogger("guandan.redis")
+DEFAULT_MAXMEMORY = "512mb"  # about 2,000 rooms with a whole match's log each
 
 
 class RedisUnavailable(RuntimeError):
@@ -67,9 +78,12 @@ def _is_our_redis(pid: int, data_dir: Path) -> bool:
 class EmbeddedRedis:
     """Start/stop one redis-server bound to a unix socket in ``data_dir``."""
 
-    def __init__(self, data_dir: str | os.PathLike[str], binary: str | None = None) -> None:
+    def __init__(self, data_dir: str | os.PathLike[str], binary: str | None = None, *,
+                 maxmemory: str = DEFAULT_MAXMEMORY, appendfsync: str = "everysec") -> None:
         self.data_dir = Path(data_dir).resolve()
         self.binary = binary
+        self.maxmemory = maxmemory
+        self.appendfsync = appendfsync
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -112,7 +126,9 @@ class EmbeddedRedis:
             "--unixsocketperm", "700",
             "--dir", str(self.data_dir),
             "--appendonly", "yes",
-            "--appendfsync", "everysec",
+            "--appendfsync", self.appendfsync,
+            "--maxmemory", self.maxmemory,
+            "--maxmemory-policy", "noeviction",
             "--save", "",
             "--pidfile", str(self.pid_path),
             "--daemonize", "no",
@@ -141,6 +157,16 @@ class EmbeddedRedis:
             time.sleep(0.05)
         self.stop()
         raise RedisUnavailable(f"redis-server did not answer within {timeout}s")
+
+    def revive(self) -> bool:
+        """Start redis again if its process died (same directory, same socket: the server's clients
+        reconnect by themselves); False if it is running. Blocking: call it off the event loop."""
+        if self.proc is None or self.proc.poll() is None:
+            return False
+        log.warning("embedded redis pid=%d exited with %s; starting it again", self.proc.pid,
+                    self.proc.returncode)
+        self.start()
+        return True
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM (redis flushes its append-only file), then SIGKILL if it lingers."""

@@ -10,6 +10,10 @@ Redis's ``due`` sorted set (store.py), so it survives any process. Every process
   out if that process dies), and the compare-and-set of every commit makes each move happen once;
 - beats its heartbeat, and buries processes whose heartbeat ran out (their seats' players count as
   gone, so the dropout takeover starts for them).
+
+While Redis does not answer (redis_watch.py) the loops wait quietly, and for ``proc_ttl`` after it
+answers again nobody is buried: every process's heartbeat may have run out during the outage, and the
+live ones need a moment to beat again.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from redis.exceptions import RedisError
 
 from .lifecycle import stop_tasks
+from .redis_watch import RedisWatch
 from .store import Store
 
 log = logging.getLogger("guandan.scheduler")
@@ -41,6 +46,7 @@ class Scheduler:
         proc_ttl: float = 10.0,
         poll: float = 0.25,
         lease: float = 10.0,
+        watch: RedisWatch,
     ) -> None:
         self.store = store
         self.proc_id = proc_id
@@ -50,6 +56,7 @@ class Scheduler:
         self.proc_ttl = proc_ttl  # a beat this old means the process is gone (seconds of a busy loop are not)
         self.poll = poll
         self.lease = lease
+        self.watch = watch
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
@@ -113,7 +120,8 @@ class Scheduler:
                 if code not in self._again:
                     return
         except RedisError as exc:
-            log.warning("could not drive room code=%s: %s", code, exc)
+            if self.watch.failed():
+                log.warning("could not drive room code=%s: %s", code, exc)
         except Exception:
             log.exception("driving room code=%s failed", code)
         finally:
@@ -124,18 +132,21 @@ class Scheduler:
 
     async def _poll_loop(self) -> None:
         while not self._closing:
-            await asyncio.sleep(self.poll)
+            await self.watch.wait_up(self.poll)
             try:
                 for code in await self.store.due_rooms(time.time()):
                     self.kick(code)
             except RedisError as exc:
-                log.warning("due poll failed: %s", exc)
+                if self.watch.failed():
+                    log.warning("due poll failed: %s", exc)
 
     async def _heartbeat_loop(self) -> None:
         while not self._closing:
-            await asyncio.sleep(self.heartbeat)
+            await self.watch.wait_up(self.heartbeat)
             try:
                 await self.store.heartbeat(self.proc_id, self.proc_ttl)
+                if self.watch.back_at and time.monotonic() - self.watch.back_at < self.proc_ttl:
+                    continue  # just after an outage: the others have not beaten again yet
                 for dead in await self.store.dead_procs():
                     codes = await self.store.bury(dead)
                     if codes is None:
@@ -143,6 +154,7 @@ class Scheduler:
                     log.info("server process gone proc=%s rooms=%s", dead, ",".join(codes) or "-")
                     await self._bury(dead, codes)
             except RedisError as exc:
-                log.warning("heartbeat failed: %s", exc)
+                if self.watch.failed():
+                    log.warning("heartbeat failed: %s", exc)
             except Exception:
                 log.exception("burying a dead process failed")

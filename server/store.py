@@ -3,11 +3,15 @@
 Keys (``prefix`` defaults to ``gd:``):
 - ``room:{code}`` hash: ``v`` (version, +1 per change) and ``data`` (the room as msgpack: settings,
   seats with hashed tokens, host, status and the engine state ``Game.to_dict()``).
-- ``log:{code}`` Stream: one entry per change, ``v`` and ``rec`` (msgpack: who did what).
+- ``log:{code}`` Stream: one entry per change, ``v`` and ``rec`` (msgpack: who did what). A new match
+  at the same table trims the finished one's entries: the log keeps what a replay needs, from the
+  last match's ``start`` record (which holds its seed) on.
 - ``conn:{code}`` hash: seat -> id of the connection holding it (presence, one per seat).
 - ``proc:{id}`` key with a TTL: this server process is alive (so presence of a killed process fades);
   ``procs`` set: every process that ever said so (the sweeper finds the dead ones there);
   ``proc-rooms:{id}`` set: the rooms where that process held a seat's connection.
+  Every key of a room or a process expires (after ``room_ttl`` of inactivity, a process's ``proc``
+  after its heartbeat's TTL); only ``due`` and ``procs`` are global.
 - ``due`` sorted set: room code -> when (unix ms) the server must next act for the room by itself
   (bots, auto-play, timers, dropouts: autopilot.py). Taking a due room pushes its score out by a lease,
   so exactly one process works on it; a process that dies mid-work loses the lease when it runs out.
@@ -46,7 +50,10 @@ if not cur then return -1 end
 if tonumber(cur) ~= tonumber(ARGV[1]) then return 0 end
 local nv = tonumber(cur) + 1
 redis.call('HSET', KEYS[1], 'v', nv, 'data', ARGV[2])
-redis.call('XADD', KEYS[2], '*', 'v', nv, 'rec', ARGV[3])
+local id = redis.call('XADD', KEYS[2], '*', 'v', nv, 'rec', ARGV[3])
+if ARGV[9] == '1' then
+  redis.call('XTRIM', KEYS[2], 'MINID', id)
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
@@ -85,6 +92,7 @@ local old = redis.call('HGET', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return old
 """
 
@@ -172,7 +180,8 @@ class Store:
         due: float | None = None,
     ) -> tuple[int, bytes] | None:
         """Write ``room`` as version ``expected + 1`` if the stored version is still ``expected``, and
-        note when the room is next due (unix time; None: not until something else changes).
+        note when the room is next due (unix time; None: not until something else changes). The
+        record that starts a new match trims the log of the one before.
 
         Returns (new version, data) or None when another writer got there first.
         """
@@ -181,7 +190,8 @@ class Store:
         rec = encode(record)
         notice = encode({"k": "state", "v": nv, "d": data, "o": origin, "r": rec})
         keys = [self.room_key(code), self.log_key(code), self.conn_key(code), self.due_key]
-        args = [expected, data, rec, self.ttl_ms, self.channel(code), notice, _due_ms(due), code]
+        trim = int(record.get("type") == "start" and record.get("by") == "new_match")
+        args = [expected, data, rec, self.ttl_ms, self.channel(code), notice, _due_ms(due), code, trim]
         result = await self._commit(keys=keys, args=args)
         if result == -1:
             raise RoomNotFound(code)
@@ -245,6 +255,7 @@ class Store:
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(self.proc_key(proc_id), b"1", px=int(ttl * 1000))
         pipe.sadd(self.procs_key, proc_id)
+        pipe.pexpire(self.proc_rooms_key(proc_id), self.ttl_ms)  # outlives the process, for its burial
         await pipe.execute()
 
     async def forget_proc(self, proc_id: str) -> None:
@@ -260,15 +271,22 @@ class Store:
         """Take the clean-up of a dead process: exactly one caller gets its rooms, others get None."""
         if not await self.redis.srem(self.procs_key, proc_id):
             return None
-        key = self.proc_rooms_key(proc_id)
-        codes = sorted(c.decode() for c in await self.redis.smembers(key))
-        await self.redis.delete(key)
+        codes = await self.proc_rooms(proc_id)
+        await self.redis.delete(self.proc_rooms_key(proc_id))
         return codes
+
+    async def proc_rooms(self, proc_id: str) -> list[str]:
+        """The rooms where a process holds (or held) a seat's connection."""
+        return sorted(c.decode() for c in await self.redis.smembers(self.proc_rooms_key(proc_id)))
 
     async def keep_proc_rooms(self, proc_id: str, codes: list[str]) -> None:
         """Note again the rooms of a process that ``bury`` took although it was alive."""
         if codes:
-            await self.redis.sadd(self.proc_rooms_key(proc_id), *codes)
+            key = self.proc_rooms_key(proc_id)
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.sadd(key, *codes)
+            pipe.pexpire(key, self.ttl_ms)
+            await pipe.execute()
 
     async def link_ai(self, secret_hash: str, code: str) -> None:
         await self.redis.set(self.ai_key(secret_hash), code, px=self.ttl_ms)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import socket
 from typing import Any
 
 import msgpack
@@ -14,12 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import protocol as P
 from server.diff import apply, expand
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from server.lifecycle import free_port as free_port  # re-exported for the tests
 
 
 class ServerError(Exception):

@@ -8,9 +8,23 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from server import lifecycle
 from server.lifecycle import stop_process, wait_healthy
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class RedisProc:
+    url: str
+    port: int
+    proc: subprocess.Popen[bytes]
+
+
+def start_redis(folder: Path, port: int | None = None, aof: bool = False) -> RedisProc:
+    """A redis-server on loopback (server.lifecycle.start_redis), with its URL."""
+    proc, port = lifecycle.start_redis(folder, port, aof)
+    return RedisProc(f"redis://127.0.0.1:{port}/0", port, proc)
 
 
 @dataclass
@@ -40,4 +54,4 @@ def start_server_process(args: list[str], log: Path, port: int, env: dict[str, s
     return ServerProc(proc, port, log)
 
 
-__all__ = ["ServerProc", "start_server_process", "stop_process"]
+__all__ = ["RedisProc", "ServerProc", "start_redis", "start_server_process", "stop_process"]

@@ -137,3 +137,39 @@ def test_nothing_to_do_in_the_lobby_or_after_the_match() -> None:
     room["status"] = "lobby"
     assert ap.plan(room, game) is None
     assert ap.plan(room_with(["bot"] * 4), None) is None
+
+
+def test_a_table_whose_people_all_left_waits_for_them_and_goes_on_where_it_stopped() -> None:
+    from server import changes as C
+
+    game = Game.new(1)  # seat 0, a person, leads
+    room = room_with(["human", "human", "bot", "bot"], game, turn_timer=20.0, grace=5.0)
+    room["live"]["gone"][1] = T0 + 1.0
+    assert ap.plan(room, game) == ap.Step(T0 + 6.0, 1, ap.GRACE)  # someone is still here
+    room["live"]["gone"][0] = T0 + 2.0  # the last person leaves, 18 s before seat 0's timer runs out
+    assert ap.unattended(room)
+    assert ap.plan(room, game) == ap.Step(T0 + 6.0, 1, ap.GRACE)  # only the grace periods run out ...
+    room["live"]["away"] = [True, True, False, False]
+    assert ap.plan(room, game) is None  # ... then nothing: no timer, no bot, no takeover
+    done = game_at_deal_over()
+    timed = room_with(["human", "bot", "human", "bot"], done, turn_timer=20.0)
+    timed["live"]["gone"] = [T0, None, T0, None]
+    timed["live"]["away"] = [True, False, True, False]
+    assert ap.plan(timed, done) is None  # a timed table does not deal again for nobody
+
+    C.seat_back(room, 0, T0 + 100.0)  # seat 0 is back after the table waited 98 s
+    assert not ap.unattended(room)
+    assert room["live"]["changed"] == T0 + 98.0
+    assert ap.plan(room, game) == ap.Step(T0 + 118.0, 0, ap.TIMER)  # the 18 s it had left
+
+
+def test_a_table_goes_on_while_someone_is_connected() -> None:
+    game = Game.new(1)
+    room = room_with(["human", "ai", "bot", "bot"], game, turn_timer=20.0)
+    room["live"]["gone"][0] = T0
+    room["live"]["away"][0] = True
+    assert not ap.unattended(room)  # the external AI is still at the table
+    assert ap.plan(room, game) == ap.Step(T0 + 1.0, 0, ap.AWAY)
+    bots = room_with(["bot", "bot", "bot", "bot"], game)
+    assert not ap.unattended(bots)  # no people to wait for
+    assert ap.plan(bots, game) == ap.Step(T0 + 1.0, 0, ap.BOT)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from srv_client import ServerError, game_at, play_until, seated_room
+from srv_client import ServerError, game_at, play_until, replayed, seated_room, stored_state
 
 from server.store import Store
 from server.views import view_for
@@ -106,9 +106,14 @@ async def test_a_rematch_keeps_the_room_its_code_and_seats(server, aredis) -> No
         await c.wait(lambda c=c: c.view["phase"] == "play" and c.view["levels"] == [2, 2])
         assert c.view["deal"] == 1 and len(c.view["hand"]) == 27 and c.view["match_winner"] is None
         assert c.room["code"] == code
-    _v, room = await store.load(code)
+    final, room = await store.load(code)
     assert room["code"] == code and room["seats"] == seats_before and room["host"] == 0
-    log = [r for r in await store.log(code) if r.get("type") == "start"]
-    assert len(log) == 2 and log[1]["by"] == "new_match" and log[1]["seed"] == room["settings"]["seed"]
+    # the finished match's log is trimmed: the log starts at the new match's start record, which is
+    # all a replay needs, and goes on from its version
+    log = [r for r in await store.log(code) if r["v"] <= final]
+    assert log[0]["type"] == "start" and log[0]["by"] == "new_match"
+    assert log[0]["seed"] == room["settings"]["seed"]
+    assert log[0]["v"] > version and [r["v"] for r in log] == list(range(log[0]["v"], final + 1))
+    assert stored_state(await replayed(store, code, upto=final)) == room["game"]
     for c in clients:
         await c.close()
