@@ -64,7 +64,10 @@ from server.store import Store
 GRACE = 3.0  # seconds before our bot plays for a dropped person
 BOT_DELAY = 0.2
 TURN_TIMER = 5.0  # every other room has a turn timer
-LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay")  # what the room adds to the engine's view
+# what the room adds to the engine's view: the table's live marks, and the story of the deal (history,
+# leftovers, what was played in one's name, the ready check, the card counter) told from the same plays
+LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay", "history", "leftover", "in_your_name", "ready",
+             "counter")
 RETRY = ("unavailable", "busy", "rate_limited")  # a request refused for now, not for good
 
 
@@ -77,8 +80,14 @@ class Refused(Exception):
 
 
 def digest(view: dict[str, Any]) -> bytes:
-    """A fingerprint of the engine's part of a view (what the room adds left out)."""
+    """A fingerprint of the engine's part of a view (what the room adds left out; the trick's moves as
+    the engine has them: the server tells each play in reading order and says who made it). Views whose
+    history holds a card nobody played yet fingerprint as such, so a leak there is counted too."""
     part = {k: v for k, v in view.items() if k not in LIVE_KEYS}
+    part["trick"] = [(m["seat"], m["type"], sorted(m.get("cards", ()))) for m in view.get("trick") or ()]
+    told = sorted(c for trick in view.get("history") or () for m in trick for c in m.get("cards", ()))
+    played = sorted(view.get("played") or ())
+    part["history_unplayed"] = sorted((Counter(told) - Counter(played)).elements())
     return hashlib.blake2b(json.dumps(part, sort_keys=True, separators=(",", ":")).encode(),
                            digest_size=16).digest()
 
@@ -523,6 +532,8 @@ async def check_room(store: Store, code: str, people: list[Person], acked: list[
     for v, seat, action in acked:
         seen[v] += 1
         r = by_version.get(v)
+        if r is not None and r["kind"] == "live" and r.get("type") == "ready" and r["seat"] == seat:
+            continue  # a "next deal" press the table still waits on others for (the ready check)
         if (r is None or r["kind"] != "game" or r["seat"] != seat or r["action"]["type"] != action["type"]
                 or sorted(r["action"].get("cards", [])) != sorted(action.get("cards", []))):
             found.lost += 1
