@@ -24,6 +24,8 @@ from engine.bots import make_bot
 from engine.plays import Play
 from engine.rules import preset
 
+from .safelog import LogBudget, clip
+
 log = logging.getLogger("guandan.competition")
 Msg = dict[str, Any]
 
@@ -48,6 +50,7 @@ class SocketSeat(ProtocolSeat):
         self.name = name
         self.act_timeout = act_timeout
         self.closed = False
+        self.logs = LogBudget()
 
     async def notify(self, msg: Msg) -> None:
         if not self.closed:
@@ -65,7 +68,8 @@ class SocketSeat(ProtocolSeat):
                 index = parse_act_index(raw, msg["indexRange"])
                 if index is not None:
                     return index
-                log.warning("%s sent an invalid answer %r (indexRange %d)", self.name, raw, msg["indexRange"])
+                self.logs.log(log, logging.WARNING, "%s sent an invalid answer %s (indexRange %d)", self.name,
+                              clip(raw), msg["indexRange"])
         except TimeoutError:
             log.warning("%s did not answer in %.1f s; our bot plays this turn", self.name, self.act_timeout)
             return None
@@ -88,7 +92,7 @@ def parse_act_index(raw: str | bytes, index_range: int) -> int | None:
     try:
         data = json.loads(raw)
         n = data["actIndex"]
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, RecursionError):  # deep nesting recurses in json's parser
         return None
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= index_range:
         return None
