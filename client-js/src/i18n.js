@@ -50,6 +50,7 @@ export const TEXT = {
       rate_limited: "操作太快了", invalid_message: "请求无效", busy: "服务器忙，请重试",
       unavailable: "服务器暂时不可用", timeout: "服务器没有响应", not_connected: "未连接",
       bad_rules: "规则设置无效", not_a_bot: "这个座位不是机器人", internal: "服务器内部错误",
+      too_many_rooms: "创建房间太频繁", too_many_joins: "加入房间太频繁", too_many_attempts: "失败次数太多，请稍后再试",
     },
   },
   en: {
