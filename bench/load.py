@@ -140,7 +140,7 @@ def start_services(count: int, redis_url: str | None, folder: Path, log_level: s
             log = folder / f"server{i}.log"
             cmd = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
                    "--redis-url", redis_url, "--client-dir", "", "--log-level", log_level,
-                   "--allow-fixed-seeds"]
+                   "--allow-fixed-seeds", "--no-address-limits"]  # every client is on 127.0.0.1
             with log.open("ab") as out:
                 proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=server_dir)
             services.servers.append((proc, port))
