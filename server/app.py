@@ -618,7 +618,7 @@ class GameServer:
         if msg.protocol != P.PROTOCOL_VERSION:
             await self.error(conn, msg.id, "protocol_mismatch",
                              f"server speaks protocol {P.PROTOCOL_VERSION}, client {msg.protocol}")
-            await conn.ws.close(4000, "protocol mismatch")
+            self._close_soon(conn, 4000, "protocol mismatch")
             return False
         conn.hello = True
         await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}", time=time.time(),

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,46 +9,18 @@ from pathlib import Path
 import pytest
 import redis
 from redis.asyncio import Redis
-from srv_client import free_port
+from srv_procs import RedisProc, start_redis
 from websockets.asyncio.server import Server, serve
 
 from server.app import Config, GameServer
-from server.embedded_redis import find_redis_server
 from server.lifecycle import stop_process
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-@dataclass
-class RedisProc:
-    url: str
-    port: int
-    proc: subprocess.Popen[bytes]
-
-
-def _start_redis(tmp: Path) -> RedisProc:
-    port = free_port()
-    proc = subprocess.Popen(
-        [find_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp), "--daemonize", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    client = redis.Redis(host="127.0.0.1", port=port)
-    for _ in range(200):
-        with contextlib.suppress(redis.exceptions.ConnectionError):
-            if client.ping():
-                break
-        time.sleep(0.02)
-    else:
-        proc.kill()
-        raise RuntimeError("redis-server did not start")
-    client.close()
-    return RedisProc(f"redis://127.0.0.1:{port}/0", port, proc)
-
-
 @pytest.fixture(scope="session")
 def redis_proc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc]:
-    rp = _start_redis(tmp_path_factory.mktemp("redis"))
+    rp = start_redis(tmp_path_factory.mktemp("redis"))
     yield rp
     stop_process(rp.proc)
 

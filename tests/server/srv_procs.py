@@ -1,16 +1,50 @@
-"""Child-process helpers: run ``python -m server`` and stop it by its process id."""
+"""Child-process helpers: run ``python -m server`` or a redis-server, and stop it by its process id."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import redis
+from srv_client import free_port
+
+from server.embedded_redis import find_redis_server
 from server.lifecycle import stop_process, wait_healthy
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class RedisProc:
+    url: str
+    port: int
+    proc: subprocess.Popen[bytes]
+
+
+def start_redis(tmp: Path) -> RedisProc:
+    """A redis-server on a free loopback port, without persistence; returns once it answers."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [find_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp), "--daemonize", "no"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    client = redis.Redis(host="127.0.0.1", port=port)
+    for _ in range(200):
+        with contextlib.suppress(redis.exceptions.ConnectionError):
+            if client.ping():
+                break
+        time.sleep(0.02)
+    else:
+        proc.kill()
+        raise RuntimeError("redis-server did not start")
+    client.close()
+    return RedisProc(f"redis://127.0.0.1:{port}/0", port, proc)
 
 
 @dataclass
@@ -40,4 +74,4 @@ def start_server_process(args: list[str], log: Path, port: int, env: dict[str, s
     return ServerProc(proc, port, log)
 
 
-__all__ = ["ServerProc", "start_server_process", "stop_process"]
+__all__ = ["RedisProc", "ServerProc", "start_redis", "start_server_process", "stop_process"]
