@@ -274,10 +274,11 @@ UNSOLICITED = {"replaced", "seat_lost"}  # errors that answer nothing (another s
 
 async def _answer(ws: ClientConnection) -> dict[str, Any]:
     """The next ack or error, past the other messages (each checked as it comes)."""
-    while True:
-        msg = _decoded(await asyncio.wait_for(ws.recv(), ANSWER_TIMEOUT))
-        if msg["type"] in ("ack", "error") and not (msg["type"] == "error" and msg["code"] in UNSOLICITED):
-            return msg
+    async with asyncio.timeout(ANSWER_TIMEOUT):
+        while True:
+            msg = _decoded(await ws.recv())
+            if msg["type"] == "ack" or (msg["type"] == "error" and msg["code"] not in UNSOLICITED):
+                return msg
 
 
 class Fuzz:
