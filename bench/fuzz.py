@@ -5,10 +5,11 @@ Run (from the repository root):
     nice -n 10 python bench/fuzz.py --frames 1000000
 
 It starts its own redis-server and two ``python -m server`` processes on free loopback ports in a
-temporary folder, and stops them by process id at the end. Hypothesis draws the sessions, in batches
-(a fresh random seed each): lock-step sessions of 20 to 60 frames against the server whose rate limit
-is out of reach, each frame answered exactly once, and after every ``--flood-every`` of them a flood
-session against the rate-limited server. Every check of the test holds for every session; a session
+temporary folder, and stops them by process id at the end. ``--workers`` processes (generating frames
+with hypothesis is most of the client's work) each draw sessions in batches (a fresh random seed each):
+lock-step sessions of 20 to 60 frames against the server whose rate limit is out of reach, each frame
+answered exactly once, and after every ``--flood-every`` of them a flood session against the
+rate-limited server. Every check of the test holds for every session; a session
 that breaks one is counted as a problem and printed at the end. The figures: frames, answers, frames
 dropped by the rate limit, closes, error codes, problems, server crashes, tracebacks and errors in the
 servers' logs, time.
@@ -17,8 +18,10 @@ servers' logs, time.
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import os
 import platform
+import signal
 import sys
 import tempfile
 import time
@@ -30,7 +33,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "server"))  # the fuzzer lives with the tests that run it bounded
 
-from fuzzing import Fuzz, Session, floods, sessions  # noqa: E402
+from fuzzing import Fuzz, Session, Tally, floods, sessions  # noqa: E402
+
+MUTANTS = 4  # cheap byte mutants after each message frame (tests/server/fuzzing.py Session.expanded)
 
 
 def unshrunk(examples: int) -> settings:
@@ -42,7 +47,7 @@ def unshrunk(examples: int) -> settings:
 def run_batch(fuzz: Fuzz, count: int, flood_every: int) -> None:
     """``count`` lock-step sessions, then ``count // flood_every`` floods (hypothesis draws them all)."""
     @unshrunk(count)
-    @given(sessions(fuzz.codes, min_frames=20, max_frames=60))
+    @given(sessions(fuzz.codes, min_frames=20, max_frames=60, mutants=MUTANTS))
     def lockstep(session: Session) -> None:
         fuzz.run_lockstep(session)
 
@@ -55,6 +60,21 @@ def run_batch(fuzz: Fuzz, count: int, flood_every: int) -> None:
     flood()
 
 
+def worker(index: int, folder: str, urls: dict[str, str], rooms: list[tuple[str, str]], frames: int,
+           batch: int, flood_every: int, results: mp.Queue) -> None:
+    """One process's share of the frames, against the servers the main process started."""
+    fuzz = Fuzz(Path(folder), urls, rooms)
+    started = time.monotonic()
+    try:
+        while fuzz.tally.frames < frames:
+            run_batch(fuzz, batch, flood_every)
+            t = fuzz.tally
+            print(f"worker {index}: {t.frames} frames, {t.sessions} sessions, {len(t.problems)} problems, "
+                  f"{time.monotonic() - started:.0f} s", flush=True)
+    finally:
+        results.put(fuzz.tally)
+
+
 def healthy(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as r:
@@ -63,8 +83,7 @@ def healthy(port: int) -> bool:
         return False
 
 
-def report(fuzz: Fuzz, seconds: float) -> None:
-    t = fuzz.tally
+def report(fuzz: Fuzz, t: Tally, seconds: float) -> None:
     print(f"frames sent: {t.frames} in {t.sessions} sessions, {seconds:.0f} s "
           f"({t.frames / seconds:.0f} frames/s)")
     print(f"answered (ack or error): {t.answered}; dropped by the rate limit: {t.dropped} "
@@ -85,25 +104,37 @@ def report(fuzz: Fuzz, seconds: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on the way out
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--frames", type=int, default=1_000_000, help="frames to send (default 1,000,000)")
     p.add_argument("--batch", type=int, default=500, help="lock-step sessions per hypothesis run")
     p.add_argument("--flood-every", type=int, default=50, help="one flood session per this many others")
+    p.add_argument("--workers", type=int, default=2, help="fuzzing processes (default 2)")
     args = p.parse_args(argv)
+    total = Tally()
     with tempfile.TemporaryDirectory(prefix="fuzz-") as folder:
         fuzz = Fuzz(Path(folder)).start()
         started = time.monotonic()
         try:
-            while fuzz.tally.frames < args.frames:
-                run_batch(fuzz, args.batch, args.flood_every)
-                t = fuzz.tally
-                print(f"... {t.frames} frames, {t.sessions} sessions, {len(t.problems)} problems, "
-                      f"{time.monotonic() - started:.0f} s", flush=True)
-            report(fuzz, time.monotonic() - started)
+            ctx = mp.get_context("spawn")
+            results = ctx.Queue()
+            procs = [ctx.Process(target=worker, args=(i, folder, fuzz.urls, fuzz.rooms,
+                                                      -(-args.frames // args.workers), args.batch,
+                                                      args.flood_every, results))
+                     for i in range(args.workers)]
+            for proc in procs:
+                proc.start()
+            for _ in procs:
+                total.add(results.get())
+            for proc in procs:
+                proc.join()
+            total.bad_log_lines = 0  # every worker read the whole logs: count their bad lines once, here
+            fuzz.tally = total
+            total.problems += fuzz.check_servers()  # and the server processes are still alive
+            report(fuzz, total, time.monotonic() - started)
         finally:
             fuzz.stop()
-    t = fuzz.tally
-    return 1 if t.problems or t.crashes or t.bad_log_lines or t.unaccounted() else 0
+    return 1 if total.problems or total.crashes or total.bad_log_lines or total.unaccounted() else 0
 
 
 if __name__ == "__main__":

@@ -886,7 +886,7 @@ class GameServer:
             self.limits.check(address, "ai")  # a wrong secret counts as a failed join
         except ClientError as exc:
             self.refusals.log(log, logging.INFO, "AI connection refused address=%s: %s", address, exc.message)
-            await ws.close(1008, exc.message)
+            await ws.close(1008, exc.message[:120])  # a close reason holds 123 bytes
             return
         secret = ws.request.path[len("/game/"):] if ws.request else ""
         digest = rooms.hash_token(secret.split("?", 1)[0])

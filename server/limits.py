@@ -212,9 +212,14 @@ class AddressLimits:
                                   f"try again in {_seconds(wait)}", wait)
 
     def refused(self, address: str, kind: str, code: str) -> None:
-        """A request was refused with ``code``: a join or resume with a wrong code or token is a failure."""
+        """A request was refused with ``code``: a join or resume with a wrong code or token is a failure;
+        a create that made no room gives its token back (the cap is on rooms made)."""
         if kind in JOINS and code in FAILED_JOIN_CODES:
             self.failed(address)
+        elif kind == "create" and code != "too_many_rooms":
+            entry = self.addresses.get(address)
+            if entry is not None and entry.rooms is not None:
+                entry.rooms.tokens = min(entry.rooms.burst, entry.rooms.tokens + 1.0)
 
     def failed(self, address: str) -> None:
         """One failed attempt to get into a room; past the free ones, the address waits."""

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import functools
 import itertools
+import random
 import re
 import secrets
 import time
@@ -139,7 +140,8 @@ def message(draw: st.DrawFn, codes: tuple[str, ...]) -> dict[str, Any]:
     return msg
 
 
-MUTATIONS = st.lists(st.tuples(st.sampled_from(["flip", "insert", "delete", "truncate", "repeat"]),
+OPS = ("flip", "insert", "delete", "truncate", "repeat")
+MUTATIONS = st.lists(st.tuples(st.sampled_from(OPS),
                                st.floats(0, 1, exclude_max=True), st.binary(min_size=1, max_size=8)),
                      min_size=1, max_size=4)
 
@@ -216,13 +218,32 @@ class Session:
     address: str  # the loopback address it connects from (per-address limits count it)
     hello: bool = True  # greet first (without it most frames get hello_required)
     seat: int | None = None  # resume the host seat of this started room first
+    rng: random.Random | None = None  # draws the mutants (hypothesis seeds it)
+    mutants: int = 0  # cheap byte mutants sent after each message frame
+
+    def expanded(self) -> list[Frame]:
+        """The frames, each message followed by its mutants (a thousand times cheaper to draw than with
+        hypothesis, which keeps a million-frame run within hours on a busy machine)."""
+        out = []
+        for f in self.frames:
+            out.append(f)
+            if self.rng is not None and isinstance(f.data, bytes) and len(f.data) <= MAX_FRAME:
+                out += [Frame(mutate(f.data, _random_ops(self.rng))) for _ in range(self.mutants)]
+        return out
 
 
-def sessions(codes: tuple[str, ...], min_frames: int = 1, max_frames: int = 40) -> st.SearchStrategy[Session]:
+def _random_ops(rng: random.Random) -> list[tuple[str, float, bytes]]:
+    return [(rng.choice(OPS), rng.random(), rng.randbytes(rng.randint(1, 8)))
+            for _ in range(rng.randint(1, 4))]
+
+
+def sessions(codes: tuple[str, ...], min_frames: int = 1, max_frames: int = 40,
+             mutants: int = 0) -> st.SearchStrategy[Session]:
     return st.builds(Session, st.lists(frame(codes), min_size=min_frames, max_size=max_frames),
                      st.builds("127.{}.{}.{}".format, st.integers(1, 100), st.integers(0, 255),
                                st.integers(1, 254)),
-                     st.integers(0, 9).map(bool), st.none() | st.integers(0, 3))
+                     st.integers(0, 9).map(bool), st.none() | st.integers(0, 3), st.randoms(),
+                     st.just(mutants))
 
 
 def floods(codes: tuple[str, ...]) -> st.SearchStrategy[Session]:
@@ -249,6 +270,15 @@ class Tally:
     crashes: int = 0  # a server process that exited
     bad_log_lines: int = 0  # tracebacks and errors in the servers' logs
     problems: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        """Fold in another process's tally."""
+        for name in ("sessions", "frames", "answered", "dropped", "notices", "cut_off", "bad_log_lines"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.crashes = max(self.crashes, other.crashes)
+        self.closes.update(other.closes)
+        self.codes.update(other.codes)
+        self.problems += other.problems
 
     def unaccounted(self) -> int:
         """Frames neither answered, nor dropped by the rate limit, nor cut off by a close: 0."""
@@ -282,13 +312,16 @@ async def _answer(ws: ClientConnection) -> dict[str, Any]:
 
 
 class Fuzz:
-    """A Redis, the two servers, a few started rooms to resume into, and the running tally."""
+    """A Redis, the two servers, a few started rooms to resume into, and the running tally. ``start``
+    starts them; another process may run sessions against them with ``Fuzz(folder, urls, rooms)``."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, urls: dict[str, str] | None = None,
+                 rooms: list[tuple[str, str]] | None = None) -> None:
         self.folder = folder
         self.redis: RedisProc | None = None
-        self.servers: dict[str, ServerProc] = {}
-        self.rooms: list[tuple[str, str]] = []  # (code, host token) of started rooms
+        self.servers: dict[str, ServerProc] = {}  # the processes, where they were started
+        self.urls = urls or {}
+        self.rooms = rooms or []  # (code, host token) of started rooms
         self.tally = Tally()
         self.logs = {name: LogWatch(folder / f"{name}.log") for name in ("open", "limited")}
         self.loop = asyncio.Runner()
@@ -303,6 +336,7 @@ class Fuzz:
         self.servers["limited"] = start_server_process(
             [*common, "--rate", str(FLOOD_RATE), "--burst", str(FLOOD_BURST)], self.folder / "limited.log",
             free_port())
+        self.urls = {name: server.url for name, server in self.servers.items()}
         self.rooms = self.loop.run(self._rooms(4))
         return self
 
@@ -320,7 +354,7 @@ class Fuzz:
     async def _rooms(self, count: int) -> list[tuple[str, str]]:
         """Started rooms (the host and three slow bots) whose host seat sessions resume."""
         made = []
-        async with connect(self.servers["open"].url, compression=None) as ws:
+        async with connect(self.urls["open"], compression=None) as ws:
             await self._request(ws, {"type": "hello", "protocol": P.PROTOCOL_VERSION})
             for _ in range(count):
                 res = await self._request(ws, {"type": "create", "nickname": "Host", "bots": [1, 2, 3],
@@ -359,8 +393,10 @@ class Fuzz:
         return problems
 
     async def _lockstep(self, session: Session) -> None:
+        """The frames are pipelined (a busy machine makes each round trip slow), and matched with
+        their answers in order: a connection handles its frames one after the other."""
         tally = self.tally
-        ws = await connect(self.servers["open"].url, local_addr=(session.address, 0), compression=None,
+        ws = await connect(self.urls["open"], local_addr=(session.address, 0), compression=None,
                            max_size=None, open_timeout=ANSWER_TIMEOUT)
         try:
             if session.hello:
@@ -368,42 +404,59 @@ class Fuzz:
                 if session.seat is not None and session.seat < len(self.rooms):
                     code, token = self.rooms[session.seat]
                     await self._request(ws, {"type": "resume", "code": code, "token": token})
-            for frame in session.frames:
+            frames = session.expanded()
+            answers: list[dict[str, Any]] = []
+
+            async def read() -> None:
+                with contextlib.suppress(ConnectionClosed):
+                    while len(answers) < len(frames):
+                        answers.append(await _answer(ws))
+
+            reader = asyncio.create_task(read())
+            sent = 0
+            for f in frames:
                 try:
-                    await ws.send(frame.data)
-                    tally.frames += 1
-                    answer = await _answer(ws)
+                    await ws.send(f.data)
                 except ConnectionClosed:
-                    self._closed_as_allowed(ws, frame, None)
-                    tally.cut_off += 1
-                    return
-                tally.answered += 1
+                    break
+                sent += 1
+            await reader
+            tally.frames += sent
+            tally.answered += len(answers)
+            for f, answer in zip(frames, answers, strict=False):
                 tally.codes[answer.get("code", "ack")] += 1
-                if frame.expect_id is not NO_ID and answer["id"] != frame.expect_id:
-                    raise Problem(f"the answer {answer} does not carry the id of {frame}")
-                if answer.get("code") == "protocol_mismatch":
-                    await asyncio.wait_for(ws.wait_closed(), ANSWER_TIMEOUT)
-                    self._closed_as_allowed(ws, frame, answer)
-                    return
+                if f.expect_id is not NO_ID and answer["id"] != f.expect_id:
+                    raise Problem(f"the answer {answer} does not carry the id of {f}")
+            if len(answers) < sent:
+                tally.cut_off += sent - len(answers)
+                await asyncio.wait_for(ws.wait_closed(), ANSWER_TIMEOUT)
+                self._closed_as_allowed(ws, frames[len(answers):sent], answers, session)
+                return
             await self._request(ws, {"type": "hello", "protocol": P.PROTOCOL_VERSION})  # still usable
             tally.closes[None] += 1
         finally:
             await ws.close()
 
-    def _closed_as_allowed(self, ws: ClientConnection, frame: Frame, answer: dict[str, Any] | None) -> None:
+    def _closed_as_allowed(self, ws: ClientConnection, unanswered: list[Frame],
+                           answers: list[dict[str, Any]], session: Session) -> None:
+        """Only these closes answer nothing more: after a hello of another protocol, at a frame over the
+        hard cap (websockets then also drops the answers it had not sent), and when a session of
+        another fuzzing process resumed the same seat (4001)."""
         code = ws.close_code
         self.tally.closes[code] += 1
-        if code == 4000 and answer is not None and answer["code"] == "protocol_mismatch":
+        if code == 4000 and answers and answers[-1].get("code") == "protocol_mismatch":
             return
-        if code == 1009 and len(frame.data) > HARD_MAX:
+        if code == 4001 and session.seat is not None:
             return
-        raise Problem(f"closed with {code} ({ws.close_reason!r}) after {frame}")
+        if code == 1009 and any(len(f.data) > HARD_MAX for f in unanswered):
+            return
+        raise Problem(f"closed with {code} ({ws.close_reason!r}) before answering {unanswered[:3]}")
 
     # -- floods against the limited server
 
     async def _flood(self, session: Session) -> None:
         tally = self.tally
-        ws = await connect(self.servers["limited"].url, local_addr=(session.address, 0), compression=None,
+        ws = await connect(self.urls["limited"], local_addr=(session.address, 0), compression=None,
                            max_size=None, open_timeout=ANSWER_TIMEOUT)
         port = ws.local_address[1]
         answers: list[dict[str, Any]] = []

@@ -60,6 +60,8 @@ async def test_connections_per_address_are_capped(start_server) -> None:
 async def test_rooms_created_per_address_are_capped(start_server, aredis) -> None:
     server = await start_server(limits=Limits(room_burst=2, rooms_per_minute=0.001))
     hosts = [await _open(server) for _ in range(3)]
+    refused = await _error(hosts[0], {"type": "create", "nickname": "Host", "options": {"x": 1}})
+    assert refused["code"] == "bad_rules"  # made no room: does not count
     for host in hosts[:2]:
         await host.request({"type": "create", "nickname": "Host", "bots": [1, 2, 3]})
     err = await _error(hosts[2], {"type": "create", "nickname": "Host", "bots": [1, 2, 3]})

@@ -20,6 +20,7 @@ from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
 from server.competition import SocketSeat
+from server.safelog import clip
 from server.store import Store
 
 SLOW = 0.001  # tokens per second: no refill while a test runs, so counts do not depend on timing
@@ -183,3 +184,16 @@ async def test_a_competition_bot_sending_junk_is_logged_briefly(caplog) -> None:
     assert result == [2]
     text = "\n".join(r.getMessage() for r in caplog.records if r.name == "guandan.competition")
     assert 0 < len(text) < 3000
+
+
+def test_clip_keeps_any_client_value_short_on_one_line_and_cheap() -> None:
+    deep: object = "x"
+    for _ in range(100_000):
+        deep = [deep]
+    values = ["a" * 1_000_000, b"\x00" * 1_000_000, deep, {"k" * 16_000: "v" * 16_000}, 2**100_000,
+              "Ann\nINFO forged\r\x1b[2J\u202e", list(range(100_000)), {i: {i: {i: [i]}} for i in range(50)},
+              float("nan"), None, True, object()]
+    for value in values:
+        text = clip(value)
+        assert len(text) <= 80 and "\n" not in text and "\r" not in text and "\u202e" not in text, text
+    assert clip("Ann") == "'Ann'" and clip(7) == "7" and clip([1, "a"]) == "[1, 'a']"

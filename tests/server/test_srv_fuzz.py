@@ -31,7 +31,7 @@ def fuzz(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
 
 def test_fuzzed_frames_are_answered_or_dropped_by_the_limit_and_nothing_breaks(fuzz: Fuzz) -> None:
     @bounded(150)
-    @given(sessions(fuzz.codes, max_frames=25))
+    @given(sessions(fuzz.codes, min_frames=5, max_frames=25, mutants=1))
     def lockstep(session: Session) -> None:
         assert fuzz.run_lockstep(session) == []
 
@@ -45,9 +45,9 @@ def test_fuzzed_frames_are_answered_or_dropped_by_the_limit_and_nothing_breaks(f
     # not a fuzzer that only ever hears bad_msgpack: it got acks and the handlers' own errors
     tally = fuzz.tally
     assert tally.frames > 1_000 and tally.problems == [] and tally.unaccounted() == 0
-    assert tally.codes["ack"] > 20
+    assert tally.codes["ack"] > 10
     handled = {"not_in_room", "room_not_found", "already_seated", "not_your_turn", "not_your_cards",
                "bad_rules", "seat_taken", "not_host", "duplicate_id"}
-    assert len(handled & set(tally.codes)) >= 4, tally.codes
+    assert len(handled & set(tally.codes)) >= 3, tally.codes
     assert {"invalid_message", "bad_msgpack", "binary_required", "frame_too_large"} <= set(tally.codes)
     assert tally.dropped > 0 and tally.notices > 0 and tally.closes[1008] > 0
