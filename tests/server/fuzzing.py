@@ -3,15 +3,17 @@
 Frames come from hypothesis strategies over the client models of server/protocol.py (CLIENT_MODELS,
 read through their JSON schemas): messages with every field valid, or one dropped, given a value of
 any type or nested 1,000 deep, or an unknown field added; raw-byte mutations of such frames (bits
-flipped, bytes inserted, cut, truncated, repeated); text frames, random bytes, oversized frames.
+flipped, bytes inserted, cut, truncated, repeated), hypothesis-drawn and, cheaper, ``mutants`` drawn
+from a hypothesis-seeded Random after each message; text frames, random bytes, oversized frames.
 
 Two real ``python -m server`` processes share one real Redis: ``open`` with a per-connection rate
-limit out of reach, ``limited`` with a low one. A lock-step session (``run_lockstep``) sends its frames
-to ``open`` one at a time from its own loopback address, sometimes after resuming the host seat of a
-started room: each frame must get exactly one ack or error (its id echoed when it had a readable
-one), every frame from the server must be a valid server message, no error may be ``internal``, the
-connection may only close as the protocol says (4000 after ``protocol_mismatch``, 1009 after a frame
-over the hard cap), and it must still answer a hello at the end. A flood session (``run_flood``)
+limit out of reach, ``limited`` with a low one. A session (``run_lockstep``) sends its frames to
+``open`` from its own loopback address, sometimes after resuming the host seat of a started room, and
+matches the answers with the frames in order (a connection handles its frames one after the other):
+each frame must get exactly one ack or error (its id echoed when it had a readable one), every frame
+from the server must be a valid server message, no error may be ``internal``, the connection may only
+close as the protocol says (4000 after ``protocol_mismatch``, 1009 at a frame over the hard cap), and
+it must still answer a hello at the end. A flood session (``run_flood``)
 sends its frames to ``limited`` without waiting: it must be closed (1008), and the frames the server
 says it read (its log's ``connection closed`` line) must be exactly those it answered plus those it
 dropped. After each session the servers must be alive and their logs free of tracebacks and errors.
