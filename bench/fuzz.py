@@ -60,17 +60,23 @@ def run_batch(fuzz: Fuzz, count: int, flood_every: int) -> None:
     flood()
 
 
-def worker(index: int, folder: str, urls: dict[str, str], rooms: list[tuple[str, str]], frames: int,
-           batch: int, flood_every: int, results: mp.Queue) -> None:
+def worker(index: int, folder: str, urls: dict[str, str], frames: int, batch: int, flood_every: int,
+           results: mp.Queue) -> None:
     """One process's share of the frames, against the servers the main process started."""
-    fuzz = Fuzz(Path(folder), urls, rooms)
+    fuzz = Fuzz(Path(folder), urls).prepare()
     started = time.monotonic()
     try:
         while fuzz.tally.frames < frames:
-            run_batch(fuzz, batch, flood_every)
+            seen = len(fuzz.tally.problems)
+            try:
+                run_batch(fuzz, batch, flood_every)
+            except Exception as exc:  # the fuzzer's own failure: report it, go on
+                fuzz.tally.problems.append(f"worker {index}: {type(exc).__name__}: {str(exc)[:300]}")
             t = fuzz.tally
             print(f"worker {index}: {t.frames} frames, {t.sessions} sessions, {len(t.problems)} problems, "
                   f"{time.monotonic() - started:.0f} s", flush=True)
+            for problem in t.problems[seen:seen + 5]:
+                print(f"worker {index} problem: {problem}", flush=True)
     finally:
         results.put(fuzz.tally)
 
@@ -107,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on the way out
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--frames", type=int, default=1_000_000, help="frames to send (default 1,000,000)")
-    p.add_argument("--batch", type=int, default=500, help="lock-step sessions per hypothesis run")
+    p.add_argument("--batch", type=int, default=100, help="sessions per hypothesis run")
     p.add_argument("--flood-every", type=int, default=50, help="one flood session per this many others")
     p.add_argument("--workers", type=int, default=2, help="fuzzing processes (default 2)")
     args = p.parse_args(argv)
@@ -118,9 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             ctx = mp.get_context("spawn")
             results = ctx.Queue()
-            procs = [ctx.Process(target=worker, args=(i, folder, fuzz.urls, fuzz.rooms,
-                                                      -(-args.frames // args.workers), args.batch,
-                                                      args.flood_every, results))
+            procs = [ctx.Process(target=worker, args=(i, folder, fuzz.urls, -(-args.frames // args.workers),
+                                                      args.batch, args.flood_every, results))
                      for i in range(args.workers)]
             for proc in procs:
                 proc.start()

@@ -220,17 +220,18 @@ class Session:
     address: str  # the loopback address it connects from (per-address limits count it)
     hello: bool = True  # greet first (without it most frames get hello_required)
     seat: int | None = None  # resume the host seat of this started room first
-    rng: random.Random | None = None  # draws the mutants (hypothesis seeds it)
+    seed: int = 0  # of the mutants (hypothesis draws it: a failing session replays the same)
     mutants: int = 0  # cheap byte mutants sent after each message frame
 
     def expanded(self) -> list[Frame]:
         """The frames, each message followed by its mutants (a thousand times cheaper to draw than with
         hypothesis, which keeps a million-frame run within hours on a busy machine)."""
+        rng = random.Random(self.seed)
         out = []
         for f in self.frames:
             out.append(f)
-            if self.rng is not None and isinstance(f.data, bytes) and len(f.data) <= MAX_FRAME:
-                out += [Frame(mutate(f.data, _random_ops(self.rng))) for _ in range(self.mutants)]
+            if isinstance(f.data, bytes) and len(f.data) <= MAX_FRAME:
+                out += [Frame(mutate(f.data, _random_ops(rng))) for _ in range(self.mutants)]
         return out
 
 
@@ -244,7 +245,7 @@ def sessions(codes: tuple[str, ...], min_frames: int = 1, max_frames: int = 40,
     return st.builds(Session, st.lists(frame(codes), min_size=min_frames, max_size=max_frames),
                      st.builds("127.{}.{}.{}".format, st.integers(1, 100), st.integers(0, 255),
                                st.integers(1, 254)),
-                     st.integers(0, 9).map(bool), st.none() | st.integers(0, 3), st.randoms(),
+                     st.integers(0, 9).map(bool), st.none() | st.integers(0, 3), st.integers(0, 2**32 - 1),
                      st.just(mutants))
 
 
@@ -315,15 +316,14 @@ async def _answer(ws: ClientConnection) -> dict[str, Any]:
 
 class Fuzz:
     """A Redis, the two servers, a few started rooms to resume into, and the running tally. ``start``
-    starts them; another process may run sessions against them with ``Fuzz(folder, urls, rooms)``."""
+    starts them; another process runs sessions against them with ``Fuzz(folder, urls).prepare()``."""
 
-    def __init__(self, folder: Path, urls: dict[str, str] | None = None,
-                 rooms: list[tuple[str, str]] | None = None) -> None:
+    def __init__(self, folder: Path, urls: dict[str, str] | None = None) -> None:
         self.folder = folder
         self.redis: RedisProc | None = None
         self.servers: dict[str, ServerProc] = {}  # the processes, where they were started
         self.urls = urls or {}
-        self.rooms = rooms or []  # (code, host token) of started rooms
+        self.rooms: list[tuple[str, str]] = []  # (code, host token) of started rooms, this process's own
         self.tally = Tally()
         self.logs = {name: LogWatch(folder / f"{name}.log") for name in ("open", "limited")}
         self.loop = asyncio.Runner()
@@ -339,6 +339,10 @@ class Fuzz:
             [*common, "--rate", str(FLOOD_RATE), "--burst", str(FLOOD_BURST)], self.folder / "limited.log",
             free_port())
         self.urls = {name: server.url for name, server in self.servers.items()}
+        return self.prepare()
+
+    def prepare(self) -> Fuzz:
+        """Rooms of our own to resume into (a seat resumed from two processes would close one)."""
         self.rooms = self.loop.run(self._rooms(4))
         return self
 
@@ -388,7 +392,7 @@ class Fuzz:
         problems = []
         try:
             self.loop.run(coro)
-        except (Problem, TimeoutError, ConnectionClosed, OSError, ValueError) as exc:
+        except Exception as exc:  # anything unforeseen is a problem of the session, to report
             problems.append(f"{type(exc).__name__}: {str(exc)[:300]}")
         problems += self.check_servers()
         self.tally.problems += problems
@@ -432,7 +436,7 @@ class Fuzz:
             if len(answers) < sent:
                 tally.cut_off += sent - len(answers)
                 await asyncio.wait_for(ws.wait_closed(), ANSWER_TIMEOUT)
-                self._closed_as_allowed(ws, frames[len(answers):sent], answers, session)
+                self._closed_as_allowed(ws, frames[len(answers):sent], answers)
                 return
             await self._request(ws, {"type": "hello", "protocol": P.PROTOCOL_VERSION})  # still usable
             tally.closes[None] += 1
@@ -440,15 +444,12 @@ class Fuzz:
             await ws.close()
 
     def _closed_as_allowed(self, ws: ClientConnection, unanswered: list[Frame],
-                           answers: list[dict[str, Any]], session: Session) -> None:
-        """Only these closes answer nothing more: after a hello of another protocol, at a frame over the
-        hard cap (websockets then also drops the answers it had not sent), and when a session of
-        another fuzzing process resumed the same seat (4001)."""
+                           answers: list[dict[str, Any]]) -> None:
+        """Only two closes answer nothing more: after a hello of another protocol, and at a frame over
+        the hard cap (websockets then also drops the answers it had not sent)."""
         code = ws.close_code
         self.tally.closes[code] += 1
         if code == 4000 and answers and answers[-1].get("code") == "protocol_mismatch":
-            return
-        if code == 4001 and session.seat is not None:
             return
         if code == 1009 and any(len(f.data) > HARD_MAX for f in unanswered):
             return
