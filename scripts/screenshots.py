@@ -58,7 +58,7 @@ def start_server(data: Path) -> tuple[subprocess.Popen, str]:
     log = (data / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data),
-         "--client-dir", str(dist), "--allow-fixed-seeds"],
+         "--client-dir", str(dist), "--allow-fixed-seeds", "--no-address-limits"],
         stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env=env, start_new_session=True,
     )
     try:

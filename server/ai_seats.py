@@ -29,6 +29,8 @@ from engine.plays import Play
 from . import changes as C
 from . import rooms
 from .competition import parse_act_index, refusers, send_json
+from .limits import FrameGate
+from .safelog import LogBudget, clip
 from .views import view_for
 
 if TYPE_CHECKING:
@@ -67,6 +69,9 @@ class AiSeat:
         self.question: Question | None = None  # the open question
         self.over_sent: int | None = None
         self.closed = False
+        self.gate = FrameGate(server.config.rate, server.config.burst)  # as for any connection
+        self.logs = LogBudget()
+        self.closing: asyncio.Task[None] | None = None  # a flood's close, while its frames are drained
 
     def update(self, version: int, room: dict[str, Any], record: dict[str, Any] | None) -> None:
         """A committed change of the room (called in commit order)."""
@@ -102,7 +107,7 @@ class AiSeat:
                         raw = next_answer.result()
                     except (StopAsyncIteration, ConnectionClosed):
                         break
-                    await self._on_answer(raw)
+                    await self._on_frame(raw)
                     next_answer = asyncio.ensure_future(answers.__anext__())
                 if next_change in done:
                     await self._on_change(*next_change.result())
@@ -231,16 +236,32 @@ class AiSeat:
         self.question = Question(key, choices, msg["indexRange"])
         await self.send(msg)
 
+    async def _on_frame(self, raw: str | bytes) -> None:
+        """Past the rate limit a frame is dropped (the protocol has no error message); a flood closes."""
+        if self.closing is not None:
+            return
+        verdict = self.gate.admit()
+        if verdict == FrameGate.PASS:
+            await self._on_answer(raw)
+        elif verdict == FrameGate.CLOSE:  # closed aside: queued frames must be read for the handshake
+            log.warning("AI code=%s seat=%d flooding (%d frames dropped): closing", self.code, self.seat,
+                        self.gate.dropped)
+            self.closing = asyncio.ensure_future(self.ws.close(1008, "too many messages"))
+        else:
+            self.logs.log(log, logging.WARNING, "AI code=%s seat=%d over the rate limit: frame dropped",
+                          self.code, self.seat)
+
     async def _on_answer(self, raw: str | bytes) -> None:
         question = self.question
         if question is None:
-            log.warning("AI code=%s seat=%d answered with no question open: %r", self.code, self.seat, raw)
+            self.logs.log(log, logging.WARNING, "AI code=%s seat=%d answered with no question open: %s",
+                          self.code, self.seat, clip(raw))
             return
         index = parse_act_index(raw, question.index_range)
         self.question = None  # answered: bots send one answer per act, even an invalid one
         if index is None:
-            log.warning("AI code=%s seat=%d answered %r out of range 0..%d; our bot plays this turn",
-                        self.code, self.seat, raw, question.index_range)
+            self.logs.log(log, logging.WARNING, "AI code=%s seat=%d answered %s out of range 0..%d; our bot "
+                          "plays this turn", self.code, self.seat, clip(raw), question.index_range)
             if question.key is not None:
                 await self._commit(question.key, None, "ai_fallback")
         elif question.key is not None:

@@ -15,13 +15,11 @@ import contextlib
 import itertools
 import json
 import logging
-import mimetypes
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from email.utils import formatdate
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,6 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
@@ -38,31 +35,26 @@ from engine.bots.words import play_name, play_name_zh
 
 from . import autopilot as ap
 from . import changes as C
-from . import links, rooms
+from . import links, rooms, web
 from . import protocol as P
 from .ai_seats import AiSeat
 from .bots import suggestion
 from .changes import Change, ChangeError, NothingToDo
-from .codec import CodecError, decode, decode_frame, encode
+from .codec import MAX_DEPTH, CodecError, decode, decode_frame, deeper_than, encode
 from .diff import compact, diff
 from .lifecycle import stop_tasks
+from .limits import AddressLimits, FrameGate, Limits, address_key, client_address
 from .recovery import Recovery
 from .redis_watch import RedisWatch, unavailable_message
 from .refusals import wire_fields
 from .rooms import RoomError
+from .safelog import LogBudget, clip
 from .scheduler import Scheduler
 from .store import RoomNotFound, Store, valid_code
 from .views import view_for
 
 log = logging.getLogger("guandan.server")
-
-NOT_BUILT_PAGE = b"""<!doctype html><html><head><meta charset="utf-8"><title>Guandan Online</title></head>
-<body><h1>Guandan Online server is running</h1>
-<p>The browser client is not built yet. Build it with <code>cd client-js &amp;&amp; npm ci &amp;&amp;
-npm run build</code> (or start the server with <code>bash scripts/run.sh</code>, which does it),
-then reload this page. The WebSocket endpoint is <code>/ws</code>;
-health check: <a href="/healthz">/healthz</a>.</p>
-</body></html>"""
+MAX_MESSAGE = 500  # characters of an error's message (some quote what the client sent)
 
 
 @dataclass
@@ -77,7 +69,7 @@ class Config:
     write_limit: int = 1024 * 1024  # bytes queued to a client before a send waits for it (websockets)
     slow_client: int = 256 * 1024  # bytes queued to a client that has stopped reading: close it
     hard_max_frame: int = 1024 * 1024  # larger frames close the connection (websockets max_size)
-    rate: float = 30.0  # messages per second per connection, sustained
+    rate: float = 30.0  # frames per second per connection, sustained (limits.FrameGate)
     burst: float = 60.0
     heartbeat: float = 1.0  # seconds between a process's heartbeats
     proc_ttl: float = 10.0  # a process whose last heartbeat is this old counts as dead
@@ -85,6 +77,7 @@ class Config:
     redis_prefix: str = "gd:"
     fixed_seeds: bool = False  # let ``create`` choose the shuffle's seed (tests and replays only)
     public_url: str | None = None  # where friends reach the server (a reverse proxy, a domain): links.py
+    limits: Limits = field(default_factory=Limits)  # per client address
 
 
 ClientError = ChangeError  # an error for one client that changes nothing (not a room or game rule)
@@ -97,6 +90,8 @@ class Conn:
     ws: ServerConnection
     id: str
     peer: str
+    address: str  # what the per-address limits count it as (limits.address_key)
+    gate: FrameGate
     hello: bool = False
     code: str | None = None
     seat: int | None = None
@@ -106,18 +101,8 @@ class Conn:
     info: dict[str, Any] | None = None
     presence: list[bool] | None = None
     seen: OrderedDict[Any, None] = field(default_factory=OrderedDict)
-    tokens: float = 0.0
-    stamp: float = field(default_factory=time.monotonic)
-    dropping: bool = False  # being closed for not reading
-
-    def take_token(self, rate: float, burst: float) -> bool:
-        now = time.monotonic()
-        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
+    logs: LogBudget = field(default_factory=LogBudget)  # lines its input may cause
+    dropping: bool = False  # being closed (for not reading, or for flooding)
 
 
 def _frame(msg: P._Msg) -> bytes:
@@ -152,11 +137,14 @@ class GameServer:
         self.ai_seats: dict[str, set[AiSeat]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.known: dict[str, tuple[int, bytes]] = {}  # rooms with local members: last state seen
+        self.limits = AddressLimits(config.limits)
+        self.refusals = LogBudget()  # lines about connections refused by the per-address cap
         self.pubsub = redis.pubsub()
         self.scheduler = Scheduler(self.store, self.proc_id, self.drive, self.bury,
                                    heartbeat=config.heartbeat, proc_ttl=config.proc_ttl, poll=config.poll,
                                    watch=self.watch)
         self._tasks: list[asyncio.Task[None]] = []
+        self._closers: set[asyncio.Task[None]] = set()  # connections being closed (_close_soon)
         self._closing = False
         self.invite = links.invite_bases(config.host, config.port, config.public_url)
         self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
@@ -253,6 +241,9 @@ class GameServer:
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the WebSocket port: /healthz, the built client, or a page saying to build it."""
+        if request.method not in web.METHODS:
+            return web.not_allowed()
+        head = request.method == "HEAD"
         path = request.path.split("?", 1)[0]
         if path == "/ws" or path.startswith("/game/"):
             return None
@@ -262,26 +253,31 @@ class GameServer:
             except (RedisError, OSError):
                 ok = False
             body = json.dumps({"status": "ok" if ok else "redis unavailable", "protocol": P.PROTOCOL_VERSION})
-            return _response(200 if ok else 503, body.encode(), "application/json")
-        root = self.config.client_dir
-        if root is None or not (root / "index.html").is_file():
-            if path in ("/", "/index.html"):
-                return _response(200, NOT_BUILT_PAGE, "text/html; charset=utf-8")
-            return _response(404, b"not found\n", "text/plain")
-        target = (root / path.lstrip("/")).resolve() if path != "/" else root / "index.html"
-        if not target.is_relative_to(root.resolve()) or not target.is_file():
-            return _response(404, b"not found\n", "text/plain")
-        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-        return _response(200, target.read_bytes(), ctype)
+            return web.response(200 if ok else 503, body.encode(), "application/json", head)
+        return web.static_file(self.config.client_dir, path, head)
 
     # ---- connections ----------------------------------------------------------------------------
 
     async def handler(self, ws: ServerConnection) -> None:
-        if ws.request is not None and ws.request.path.startswith("/game/"):
-            await self.ai_handler(ws)
+        peer = ws.remote_address[0] if ws.remote_address else "?"
+        forwarded = ws.request.headers.get("X-Forwarded-For") if ws.request is not None else None
+        address = address_key(client_address(peer, forwarded, self.config.limits.trust_proxy))
+        if not self.limits.connect(address):
+            self.refusals.log(log, logging.WARNING, "connection refused: too many from address=%s", address)
+            await ws.close(1008, "too many connections from your address")
             return
+        try:
+            if ws.request is not None and ws.request.path.startswith("/game/"):
+                await self.ai_handler(ws, address)
+            else:
+                await self.client_handler(ws, address)
+        finally:
+            self.limits.disconnect(address)
+
+    async def client_handler(self, ws: ServerConnection, address: str) -> None:
         peer = f"{ws.remote_address[0]}:{ws.remote_address[1]}" if ws.remote_address else "?"
-        conn = Conn(ws=ws, id=f"{self.proc_id}:{next(self._ids)}", peer=peer, tokens=self.config.burst)
+        conn = Conn(ws=ws, id=f"{self.proc_id}:{next(self._ids)}", peer=peer, address=address,
+                    gate=FrameGate(self.config.rate, self.config.burst))
         self.conns[conn.id] = conn
         log.info("connection opened conn=%s peer=%s", conn.id, peer)
         try:
@@ -292,7 +288,8 @@ class GameServer:
         finally:
             self.conns.pop(conn.id, None)
             await self.detach(conn)
-            log.info("connection closed conn=%s code=%s", conn.id, ws.close_code)
+            log.info("connection closed conn=%s code=%s frames=%d dropped=%d log_lines_held=%d", conn.id,
+                     ws.close_code, conn.gate.frames, conn.gate.dropped, conn.logs.held)
 
     async def send(self, conn: Conn, msg: P._Msg) -> None:
         await self.send_frame(conn, _frame(msg))
@@ -303,26 +300,55 @@ class GameServer:
         transport = conn.ws.transport
         if transport is not None and transport.get_write_buffer_size() > self.config.slow_client:
             if not conn.dropping:
-                conn.dropping = True
                 log.info("closing a connection that stopped reading conn=%s", conn.id)
-                asyncio.get_running_loop().create_task(conn.ws.close(1013, "not reading: reconnect"))
+                self._close_soon(conn, 1013, "not reading: reconnect")
             return
         with contextlib.suppress(ConnectionClosed):
             await conn.ws.send(frame)
 
+    def _close_soon(self, conn: Conn, code: int, reason: str) -> None:
+        """Close without waiting here: the frames still queued go on being read (and dropped), for
+        websockets stops reading past its queue's limit and the closing handshake would wait behind them."""
+        conn.dropping = True
+        task = asyncio.get_running_loop().create_task(conn.ws.close(code, reason))
+        self._closers.add(task)
+        task.add_done_callback(self._closers.discard)
+
     def serve_options(self) -> dict[str, Any]:
         """Keyword arguments of ``websockets.serve`` for this server (the CLI and the tests use them)."""
-        return {"process_request": self.process_request, "max_size": self.config.hard_max_frame,
-                "write_limit": self.config.write_limit, "compression": None}
+        return {"process_request": self.process_request, "process_response": web.add_security_headers,
+                "max_size": self.config.hard_max_frame, "write_limit": self.config.write_limit,
+                "compression": None}
 
     async def error(self, conn: Conn, msg_id: Any, code: str, message: str,
-                    fields: dict[str, Any] | None = None) -> None:
-        log.info("error conn=%s id=%r code=%s: %s", conn.id, msg_id, code, message)
-        await self.send(conn, P.Error(id=_echo_id(msg_id), code=code, message=message,
-                                      fields=wire_fields(fields or {})))
+                    fields: dict[str, Any] | None = None, retry_after: float | None = None) -> None:
+        """One error to the client; its log line (client values clipped) counts against its budget."""
+        conn.logs.log(log, logging.INFO, "error conn=%s id=%s code=%s: %s", conn.id, clip(msg_id), code,
+                      clip(message, 200))
+        await self.send(conn, P.Error(id=_echo_id(msg_id), code=code, message=message[:MAX_MESSAGE],
+                                      fields=wire_fields(fields or {}), retry_after=retry_after))
+
+    async def over_limit(self, conn: Conn, verdict: str) -> None:
+        """A frame past the connection's rate limit: dropped; the first of a run is told, a flood closed."""
+        gate = conn.gate
+        if verdict == FrameGate.NOTICE:
+            await self.error(conn, None, "rate_limited",
+                             f"more than {self.config.rate:g} messages per second: this one and the next "
+                             "are dropped unanswered until you slow down", {"rate": self.config.rate},
+                             gate.retry_after())
+        elif verdict == FrameGate.CLOSE:
+            log.warning("closing a flooding connection conn=%s frames=%d dropped=%d", conn.id, gate.frames,
+                        gate.dropped)
+            self._close_soon(conn, 1008, "too many messages")
 
     async def on_frame(self, conn: Conn, frame: bytes | str) -> None:
         """Every check before a message reaches its handler; each failure is one error, no change."""
+        if conn.dropping:  # being closed: nothing more is read
+            return
+        verdict = conn.gate.admit()  # every frame counts, whatever it holds
+        if verdict != FrameGate.PASS:
+            await self.over_limit(conn, verdict)
+            return
         if isinstance(frame, str):
             await self.error(conn, None, "binary_required", "send msgpack in binary frames, not text")
             return
@@ -334,16 +360,11 @@ class GameServer:
         try:
             raw = decode_frame(frame, self.config.max_frame)
         except CodecError as exc:
-            raw = None
-            error = str(exc)
-        msg_id = raw.get("id") if raw is not None else None
-        if not conn.take_token(self.config.rate, self.config.burst):
-            await self.error(conn, msg_id, "rate_limited",
-                             f"more than {self.config.rate:g} messages per second: message dropped",
-                             {"rate": self.config.rate})
+            await self.error(conn, None, "bad_msgpack", str(exc))
             return
-        if raw is None:
-            await self.error(conn, None, "bad_msgpack", error)
+        msg_id = raw.get("id")
+        if deeper_than(raw, MAX_DEPTH):
+            await self.error(conn, msg_id, "invalid_message", f"a message nests at most {MAX_DEPTH} levels")
             return
         try:
             msg = P.CLIENT_ADAPTER.validate_python(raw)
@@ -352,7 +373,7 @@ class GameServer:
             return
         if msg.id in conn.seen:
             await self.error(conn, msg.id, "duplicate_id",
-                             f"message id {msg.id!r} was already handled on this connection")
+                             f"message id {clip(msg.id)} was already handled on this connection")
             return
         conn.seen[msg.id] = None
         if len(conn.seen) > 4096:
@@ -361,11 +382,15 @@ class GameServer:
             await self.error(conn, msg.id, "hello_required", "send hello with the protocol version first")
             return
         try:
+            self.limits.check(conn.address, msg.type)
             result = await self.handlers[msg.type](conn, msg)
         except (RoomError, ClientError, IllegalAction) as exc:
-            await self.error(conn, msg.id, exc.code, exc.message, exc.fields)
+            self.limits.refused(conn.address, msg.type, exc.code)
+            await self.error(conn, msg.id, exc.code, exc.message, getattr(exc, "fields", None),
+                             getattr(exc, "retry_after", None))
             return
         except RoomNotFound as exc:
+            self.limits.refused(conn.address, msg.type, "room_not_found")
             await self.error(conn, msg.id, "room_not_found", f"no room with code {exc.args[0]}",
                              {"code": exc.args[0]})
             return
@@ -619,7 +644,7 @@ class GameServer:
             await self.error(conn, msg.id, "protocol_mismatch",
                              f"server speaks protocol {P.PROTOCOL_VERSION}, client {msg.protocol}",
                              {"server": P.PROTOCOL_VERSION, "client": msg.protocol})
-            await conn.ws.close(4000, "protocol mismatch")
+            self._close_soon(conn, 4000, "protocol mismatch")
             return False
         conn.hello = True
         await self.send(conn, P.Welcome(id=msg.id, server=f"guandan-online/{self.proc_id}", time=time.time(),
@@ -661,7 +686,7 @@ class GameServer:
         seat = seat_box[0]
         await self.attach(conn, code, seat, rooms.hash_token(token))
         log.info("room created code=%s preset=%s bots=%s ai=%s host=%s seat=%d", code, msg.preset, msg.bots,
-                 msg.ai, msg.nickname, seat)
+                 msg.ai, clip(msg.nickname), seat)
         result: dict[str, Any] = {"code": code, "seat": seat, "token": token}
         if secrets_of:
             result["ai"] = [{"seat": a, "path": f"/game/{secret}"} for a, secret in secrets_of.items()]
@@ -673,7 +698,7 @@ class GameServer:
         if msg.spectator:
             await self.store.load(code)
             await self.attach(conn, code, None)
-            log.info("spectator joined code=%s nickname=%s", code, msg.nickname)
+            log.info("spectator joined code=%s nickname=%s", code, clip(msg.nickname))
             return {"code": code, "seat": None}
         token = rooms.new_token()
         digest = rooms.hash_token(token)
@@ -681,7 +706,7 @@ class GameServer:
             code, lambda room: C.join(room, msg.nickname, msg.seat, digest, time.time()))
         seat = done.result["seat"]
         await self.attach(conn, code, seat, digest)
-        log.info("joined code=%s seat=%d nickname=%s", code, seat, msg.nickname)
+        log.info("joined code=%s seat=%d nickname=%s", code, seat, clip(msg.nickname))
         return {"code": code, "seat": seat, "token": token}
 
     async def on_resume(self, conn: Conn, msg: P.Resume) -> dict[str, Any]:
@@ -891,8 +916,14 @@ class GameServer:
                     len(codes))
         await self.store.keep_proc_rooms(self.proc_id, codes)
 
-    async def ai_handler(self, ws: ServerConnection) -> None:
+    async def ai_handler(self, ws: ServerConnection, address: str) -> None:
         """``/game/<secret>``: an external AI takes its seat and plays it in the competition protocol."""
+        try:
+            self.limits.check(address, "ai")  # a wrong secret counts as a failed join
+        except ClientError as exc:
+            self.refusals.log(log, logging.INFO, "AI connection refused address=%s: %s", address, exc.message)
+            await ws.close(1008, exc.message[:120])  # a close reason holds 123 bytes
+            return
         secret = ws.request.path[len("/game/"):] if ws.request else ""
         digest = rooms.hash_token(secret.split("?", 1)[0])
         code = await self.store.ai_room(digest)
@@ -903,7 +934,8 @@ class GameServer:
                 seat = next((i for i, s in enumerate(room["seats"])
                              if s["kind"] == "ai" and s["token"] == digest), None)
         if code is None or seat is None:
-            log.info("AI connection refused: unknown secret")
+            self.limits.failed(address)
+            self.refusals.log(log, logging.INFO, "AI connection refused: unknown secret address=%s", address)
             await ws.close(1008, "unknown AI seat")
             return
         conn_id = f"{self.proc_id}:{next(self._ids)}"
@@ -962,17 +994,8 @@ def _validation_error(exc: ValidationError) -> tuple[str, str, dict[str, Any]]:
         return "unknown_type", "a message needs a 'type' field", {}
     parts, where = [], []
     for e in errors[:5]:
-        loc = ".".join(str(x) for x in e["loc"][1:]) or "message"
+        loc = ".".join(str(x)[:40] for x in e["loc"][1:]) or "message"  # keys are the client's
         parts.append(f"{loc}: {e['msg']}")
         where.append(loc)
     return "invalid_message", "; ".join(parts), {"where": where}
 
-
-def _response(status: int, body: bytes, content_type: str) -> Response:
-    reason = {200: "OK", 404: "Not Found", 503: "Service Unavailable"}.get(status, "OK")
-    headers = Headers()
-    headers["Date"] = formatdate(usegmt=True)
-    headers["Connection"] = "close"
-    headers["Content-Length"] = str(len(body))
-    headers["Content-Type"] = content_type
-    return Response(status, reason, headers, body)

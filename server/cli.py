@@ -21,6 +21,7 @@ from websockets.asyncio.server import serve
 from .app import Config, GameServer
 from .competition import DEFAULT_SETTLE
 from .embedded_redis import DEFAULT_MAXMEMORY, EmbeddedRedis, RedisUnavailable
+from .limits import Limits
 from .links import BadPublicUrl, is_local, public_base
 
 log = logging.getLogger("guandan.cli")
@@ -53,13 +54,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="the address friends open, e.g. https://guandan.example.org/ behind a reverse proxy "
                         "(default $GUANDAN_PUBLIC_URL; without one, invite links use this machine's network "
                         "addresses when listening on 0.0.0.0, else --host)")
-    p.add_argument("--rate", type=float, default=30.0, help="messages per second per connection")
-    p.add_argument("--burst", type=float, default=60.0, help="message burst per connection")
+    p.add_argument("--rate", type=float, default=30.0,
+                   help="frames per second per connection (default 30; past it frames are dropped, and a "
+                        "connection that keeps on is closed)")
+    p.add_argument("--burst", type=float, default=60.0, help="frame burst per connection (default 60)")
     p.add_argument("--max-frame", type=int, default=16 * 1024, help="largest accepted frame in bytes")
     p.add_argument("--allow-fixed-seeds", action="store_true",
                    help="let a room's creator fix the shuffle's seed (tests and replays only: whoever knows "
                         "the seed knows every hand; such rooms are marked fixed_seed)")
     p.add_argument("--log-level", default="INFO")
+    add_limit_options(p)
     comp = p.add_argument_group(
         "competition platform", "the 2020 Guandan AI platform's behaviour: four bots connect to "
         "ws://HOST:PORT/game/<name> and play N matches under the competition2020 rules (no rooms, no Redis)")
@@ -87,6 +91,44 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.competition and args.port == 8765 and "--port" not in (argv or sys.argv[1:]):
         args.port = 23456  # the old platform's port
     return args
+
+
+def add_limit_options(p: argparse.ArgumentParser) -> None:
+    d = Limits()
+    g = p.add_argument_group(
+        "limits per client address", "an address is the connection's peer IP (an IPv6 one by its /64); "
+        "behind a reverse proxy on this machine, --trust-proxy takes it from X-Forwarded-For; 0 turns "
+        "a cap off")
+    g.add_argument("--max-conns-per-address", type=int, default=d.connections, metavar="N",
+                   help=f"connections open at once (default {d.connections})")
+    g.add_argument("--room-burst", type=int, default=d.room_burst, metavar="N",
+                   help=f"rooms created at once (default {d.room_burst}) ...")
+    g.add_argument("--rooms-per-minute", type=float, default=d.rooms_per_minute, metavar="R",
+                   help=f"... then this many a minute (default {d.rooms_per_minute:g})")
+    g.add_argument("--join-burst", type=int, default=d.join_burst, metavar="N",
+                   help=f"joins and resumes at once (default {d.join_burst}) ...")
+    g.add_argument("--joins-per-minute", type=float, default=d.joins_per_minute, metavar="R",
+                   help=f"... then this many a minute (default {d.joins_per_minute:g})")
+    g.add_argument("--failed-joins", type=int, default=d.failed_joins, metavar="N",
+                   help=f"joins and resumes with a wrong room code or seat token (and AI connections with "
+                        f"a wrong secret) before the address must wait, {d.backoff:g} s, doubled by each "
+                        f"further failure (default {d.failed_joins})")
+    g.add_argument("--max-backoff", type=float, default=d.max_backoff, metavar="S",
+                   help=f"the longest such wait in seconds (default {d.max_backoff:g})")
+    g.add_argument("--trust-proxy", action="store_true",
+                   help="the server runs behind a reverse proxy on this machine: for connections from "
+                        "loopback, count the client by the last address the proxy added to X-Forwarded-For")
+    g.add_argument("--no-address-limits", action="store_true",
+                   help="none of these limits (a benchmark whose clients all share one address)")
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    if args.no_address_limits:
+        return Limits.off()
+    return Limits(connections=args.max_conns_per_address, room_burst=args.room_burst,
+                  rooms_per_minute=args.rooms_per_minute, join_burst=args.join_burst,
+                  joins_per_minute=args.joins_per_minute, failed_joins=args.failed_joins,
+                  max_backoff=args.max_backoff, trust_proxy=args.trust_proxy)
 
 
 def run_competition(args: argparse.Namespace) -> int:
@@ -143,6 +185,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         hard_max_frame=max(args.max_frame * 64, 1024 * 1024),
         fixed_seeds=args.allow_fixed_seeds,
         public_url=args.public_url,
+        limits=limits_of(args),
     )
 
 

@@ -6,6 +6,8 @@ from typing import Any
 
 import msgpack
 
+MAX_DEPTH = 4  # levels of maps and lists in a client message (valid ones use 2: a map of lists or maps)
+
 
 class CodecError(ValueError):
     """A frame that is not well-formed msgpack (or not a map, for client messages)."""
@@ -38,3 +40,18 @@ def decode_frame(data: bytes, max_len: int) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise CodecError(f"a message must be a msgpack map, not {type(obj).__name__}")
     return obj
+
+
+def deeper_than(obj: Any, limit: int) -> bool:
+    """Whether maps and lists nest more than ``limit`` levels. Checked before validation, whose recursion
+    a value nested 1,000 deep would exhaust; this walk has none."""
+    stack = [(obj, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False

@@ -24,6 +24,8 @@ from engine.bots import make_bot
 from engine.plays import Play
 from engine.rules import preset
 
+from .safelog import LogBudget, clip
+
 log = logging.getLogger("guandan.competition")
 Msg = dict[str, Any]
 DEFAULT_SETTLE = 0.5  # seconds between the 4th bot's handshake and the first message
@@ -79,6 +81,7 @@ class SocketSeat(ProtocolSeat):
         self.open: OpenAct | None = None
         self.late = 0  # acts that timed out and whose answer has not come yet
         self.stats = SeatStats()
+        self.logs = LogBudget()
 
     async def notify(self, msg: Msg) -> None:
         if not self.closed and not await send_json(self.ws, msg):
@@ -124,19 +127,20 @@ class SocketSeat(ProtocolSeat):
         if self.late:
             self.late -= 1
             self.stats.late_answers += 1
-            log.warning("seat %d (%s) answered %r after its act timed out: dropped",
-                        self.seat, self.name, raw)
+            self.logs.log(log, logging.WARNING, "seat %d (%s) answered %s after its act timed out: dropped",
+                          self.seat, self.name, clip(raw))
             return
         act = self.open
         if act is None or act.future.done():
             self.stats.unasked_answers += 1
-            log.warning("seat %d (%s) answered %r while no act was open: dropped", self.seat, self.name, raw)
+            self.logs.log(log, logging.WARNING, "seat %d (%s) answered %s while no act was open: dropped",
+                          self.seat, self.name, clip(raw))
             return
         index = parse_act_index(raw, act.index_range)
         if index is None:
             self.stats.invalid_answers += 1
-            log.warning("seat %d (%s) sent an invalid answer %r (indexRange %d); our bot plays this turn",
-                        self.seat, self.name, raw, act.index_range)
+            self.logs.log(log, logging.WARNING, "seat %d (%s) sent an invalid answer %s (indexRange %d); our "
+                          "bot plays this turn", self.seat, self.name, clip(raw), act.index_range)
         act.future.set_result(index)
 
     def gone(self, why: str) -> None:
@@ -171,7 +175,7 @@ def parse_act_index(raw: str | bytes, index_range: int) -> int | None:
     try:
         data = json.loads(raw)
         n = data["actIndex"]
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, RecursionError):  # deep nesting recurses in json's parser
         return None
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= index_range:
         return None

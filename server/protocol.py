@@ -7,9 +7,10 @@ tests/server/test_protocol_doc.py checks that every example there validates agai
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from .autopilot import AUTO_INTERVALS, DEFAULT_AI_TIMEOUT, DEFAULT_GRACE
 
@@ -18,9 +19,25 @@ SEATS = 4
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
 
+# Unicode categories a nickname may not hold: controls (newlines, tabs), format characters (zero-width
+# spaces and joiners, bidi overrides and isolates), line and paragraph separators, surrogates and
+# private use. Shown to the table and logged, they would forge lines, hide or reverse text.
+REFUSED_IN_NICKNAMES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co"})
+
+
+def _visible(name: str) -> str:
+    for ch in name:
+        if unicodedata.category(ch) in REFUSED_IN_NICKNAMES:
+            raise ValueError(f"must not hold U+{ord(ch):04X} ({unicodedata.name(ch, 'unnamed')}): no "
+                             "control, zero-width, bidi or line separator characters")
+    if not name.strip():
+        raise ValueError("must show something besides spaces")
+    return name
+
+
 MsgId = Annotated[int, Field(ge=0, lt=2**53)] | Annotated[str, Field(min_length=1, max_length=64)]
 Seat = Annotated[int, Field(ge=0, lt=SEATS)]
-Nickname = Annotated[str, Field(min_length=1, max_length=24)]
+Nickname = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(_visible)]
 RoomCode = Annotated[str, Field(min_length=CODE_LENGTH, max_length=CODE_LENGTH)]
 CardCode = Annotated[int, Field(ge=0, le=53)]
 
@@ -224,6 +241,7 @@ class Error(_Msg):
     code: str
     message: str
     fields: dict[str, Any] = Field(default_factory=dict)
+    retry_after: float | None = None  # a limit's refusal: seconds until it would be let through
 
 
 class Snapshot(_Msg):

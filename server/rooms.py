@@ -27,6 +27,7 @@ import hashlib
 import hmac
 import secrets
 import time
+import typing
 from typing import Any
 
 from engine import Game
@@ -34,8 +35,12 @@ from engine.rules import Rules, preset
 
 from .autopilot import DEFAULT_AI_TIMEOUT, DEFAULT_GRACE, new_live
 from .protocol import SEATS
+from .safelog import clip
 
 _LOGS = ("events", "actions")
+# The exact types each rule option may have, from engine/rules.py (a bool is not an int here).
+_OPTION_TYPES = {name: typing.get_args(hint) or (hint,)
+                 for name, hint in typing.get_type_hints(Rules).items()}
 
 
 class RoomError(Exception):
@@ -87,13 +92,16 @@ def make_settings(
     defaults = base.to_dict()
     for key, value in options.items():
         if key == "name" or key not in defaults:
-            raise RoomError("bad_rules", f"unknown rule option {key!r}", {"option": key})
-        default = defaults[key]
-        ok = (value is None or isinstance(value, int)) if default is None else type(value) is type(default)
-        if not ok:
-            raise RoomError("bad_rules", f"rule option {key!r} must be like {default!r}, not {value!r}",
+            raise RoomError("bad_rules", f"unknown rule option {clip(key)}", {"option": key[:40]})
+        types = _OPTION_TYPES[key]
+        if type(value) not in types:
+            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise RoomError("bad_rules", f"rule option {key!r} must be {names}, not {clip(value)}",
                             {"option": key})
-    rules = Rules.from_dict({**defaults, **options})
+    try:
+        rules = Rules.from_dict({**defaults, **options})
+    except (ValueError, TypeError) as exc:  # a value of the right type the engine refuses
+        raise RoomError("bad_rules", str(exc)[:200], {"preset": preset_name}) from None
     return {
         "preset": preset_name,
         "rules": rules.to_dict(),

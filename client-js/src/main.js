@@ -135,7 +135,7 @@ async function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
       await navigator.clipboard.writeText(text);
     } else {
-      const area = h("textarea", { readonly: true, style: "position:fixed;opacity:0" });
+      const area = h("textarea", { readonly: true, class: "copy-buffer" }); // no inline style: the CSP forbids it
       area.value = text;
       document.body.append(area);
       area.select();

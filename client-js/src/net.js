@@ -306,7 +306,9 @@ export class Connection {
       }
       case "error": {
         const waiter = msg.id != null ? this.pending.get(msg.id) : null;
-        const err = Object.assign(codedError(msg.code, msg.message), { fields: msg.fields || {} });
+        // a limit's refusal says when to try again (retry_after, seconds): worded like any other field
+        const fields = msg.retry_after == null ? msg.fields || {} : { ...msg.fields, retry_after: msg.retry_after };
+        const err = Object.assign(codedError(msg.code, msg.message), { fields });
         if (waiter) {
           this.pending.delete(msg.id);
           clearTimeout(waiter.timer);

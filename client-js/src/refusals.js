@@ -43,6 +43,9 @@ const WORDS = {
       binary_required: () => "数据格式不对，请刷新页面",
       frame_too_large: (f) => (f.size ? `这条消息太大了（${f.size} 字节，最多 ${f.limit} 字节）` : "这条消息太大了"),
       rate_limited: (f) => (f.rate ? `操作太快了（每秒最多 ${f.rate} 次），请稍等` : "操作太快了，请稍等"),
+      too_many_rooms: (f) => `创建房间太频繁，请 ${wait(f, "zh")} 后再试`,
+      too_many_joins: (f) => `加入房间太频繁，请 ${wait(f, "zh")} 后再试`,
+      too_many_attempts: (f) => `房间号或座位凭证错误的次数太多，请 ${wait(f, "zh")} 后再试`,
       unknown_type: () => "服务器不认识这个请求，请刷新页面",
       invalid_message: () => "请求的格式不对，请刷新页面",
       duplicate_id: () => "这个请求已经处理过了",
@@ -101,6 +104,9 @@ const WORDS = {
       binary_required: () => "The server could not read what this page sent: reload the page",
       frame_too_large: (f) => (f.size ? `That message is too big (${f.size} bytes, at most ${f.limit})` : "That message is too big"),
       rate_limited: (f) => (f.rate ? `Too fast (at most ${f.rate} actions a second): wait a moment` : "Too fast: wait a moment"),
+      too_many_rooms: (f) => `Too many rooms created from your address: try again in ${wait(f, "en")}`,
+      too_many_joins: (f) => `Too many joins from your address: try again in ${wait(f, "en")}`,
+      too_many_attempts: (f) => `Too many wrong room codes or seat tokens: try again in ${wait(f, "en")}`,
       unknown_type: () => "The server does not know that request: reload the page",
       invalid_message: () => "That request was not well formed: reload the page",
       duplicate_id: () => "That request was handled already",
@@ -159,6 +165,14 @@ export const REFUSAL_CODES = Object.keys(WORDS.zh.codes);
  * A refusal (`{code, fields, message}`) in `lang`; `seatName(i)` names a seat as the table shows it.
  * A code without words gets a plain sentence (and, in English, the server's message).
  */
+/** How long a limit asks to wait, from its retry_after (seconds), rounded up. */
+function wait(f, lang) {
+  const s = Math.max(1, Math.ceil(Number(f.retry_after) || 1));
+  if (s < 120) return lang === "en" ? `${s} s` : `${s} 秒`;
+  const m = Math.ceil(s / 60);
+  return lang === "en" ? `${m} min` : `${m} 分钟`;
+}
+
 export function refusalText(err, lang, seatName) {
   const words = WORDS[lang === "en" ? "en" : "zh"];
   const fields = err?.fields || {};

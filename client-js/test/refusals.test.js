@@ -18,7 +18,10 @@ async function documentedCodes() {
 // fields as the server sends them (docs/protocol.md), with jokers, a wild card and a 10 among the cards
 const FIELDS = {
   frame_too_large: { size: 20010, limit: 16384 },
-  rate_limited: { rate: 30 },
+  rate_limited: { rate: 30, retry_after: 0.4 },
+  too_many_rooms: { retry_after: 27.2 },
+  too_many_joins: { retry_after: 1 },
+  too_many_attempts: { retry_after: 240 },
   protocol_mismatch: { server: 1, client: 2 },
   room_not_found: { code: "K7WQ3M" },
   bad_token: { code: "K7WQ3M" },

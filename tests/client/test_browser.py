@@ -510,3 +510,28 @@ def test_leaving_mid_game_keeps_the_seat_to_resume(browser, live_server):
     assert hand_of(page) == before
     assert f"room={code}" in page.url
     page.close()
+
+
+def test_the_client_works_under_its_content_security_policy(browser, live_server):
+    """Issue 15: the server's CSP (no inline code, this origin only) leaves the built client whole."""
+    page = browser.new_page(viewport=PHONE)
+    page.add_init_script("window.__violations = [];"
+                         "document.addEventListener('securitypolicyviolation',"
+                         " e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));")
+    console = []
+    page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
+    response = page.goto(live_server + "/")
+    headers = response.headers
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+    create_room(page, live_server, "Csp")
+    page.click("[data-testid=copy-code]")
+    page.click("[data-testid=start]")
+    assert len(hand_of(page)) == 27  # the script ran, the WebSocket connected (connect-src), state arrived
+    if can_act(page):
+        take_turn(page)
+    # the style sheet applied (style-src 'self')
+    assert "radial-gradient" in page.evaluate("() => getComputedStyle(document.body).backgroundImage")
+    assert page.evaluate("() => window.__violations") == []
+    assert not [text for text in console if "Content Security Policy" in text], console
+    page.close()

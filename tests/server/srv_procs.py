@@ -1,4 +1,4 @@
-"""Child-process helpers: run ``python -m server`` and stop it by its process id."""
+"""Child-process helpers: run ``python -m server`` or a redis-server, and stop it by its process id."""
 
 from __future__ import annotations
 

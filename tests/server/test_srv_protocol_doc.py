@@ -36,8 +36,10 @@ def test_every_message_type_is_documented_with_an_example() -> None:
 
 
 def test_every_error_code_in_the_code_is_documented() -> None:
-    sources = "".join((REPO / "server" / f).read_text() for f in ("app.py", "rooms.py", "changes.py"))
-    codes = set(re.findall(r'(?:RoomError|ClientError|ChangeError|IllegalAction)\(\s*"(\w+)"', sources))
+    sources = "".join((REPO / "server" / f).read_text()
+                      for f in ("app.py", "rooms.py", "changes.py", "limits.py"))
+    raised = r'(?:RoomError|ClientError|ChangeError|IllegalAction|Limited)\(\s*"(\w+)"'
+    codes = set(re.findall(raised, sources))
     codes |= set(re.findall(r'self\.error\(conn, [^,]+, "(\w+)"', sources))
     codes |= set(re.findall(r'P\.Error\(code="(\w+)"', sources))
     from engine.game import ERROR_CODES

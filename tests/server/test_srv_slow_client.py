@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from server.app import Conn
+from server.limits import FrameGate
 
 
 class _Transport:
@@ -32,8 +33,10 @@ class _Socket:
 
 async def test_a_client_that_stopped_reading_is_closed_not_waited_for(server) -> None:
     app = server.app
-    reading = Conn(ws=_Socket(queued=100), id="p:1", peer="test")  # type: ignore[arg-type]
-    asleep = Conn(ws=_Socket(queued=app.config.slow_client + 1), id="p:2", peer="test")  # type: ignore[arg-type]
+    reading = Conn(ws=_Socket(queued=100), id="p:1", peer="test", address="test",  # type: ignore[arg-type]
+                   gate=FrameGate(1, 1))
+    asleep = Conn(ws=_Socket(queued=app.config.slow_client + 1), id="p:2", peer="test",  # type: ignore[arg-type]
+                  address="test", gate=FrameGate(1, 1))
     for _ in range(3):
         await app.send_frame(reading, b"frame")
         await app.send_frame(asleep, b"frame")
