@@ -120,8 +120,9 @@ async def test_a_deal_with_a_dropout_tells_its_story(server, aredis):
     assert [sorted(h) for h in host.view["leftover"]] == [sorted(h) for h in hands]
     assert watcher.view["leftover"] == host.view["leftover"]
     assert sum(1 for h in hands if h) >= 1
-    # the next deal starts a new story
+    # the next deal (once both people are ready) starts a new story
     await host.request({"type": "next_deal"})
+    await back.request({"type": "next_deal"})
     await host.wait(lambda: host.view["deal"] == 2)
     assert host.view["history"] == [] and host.view["trick"] == [] and host.view["leftover"] is None
     for c in (host, back, watcher):
@@ -149,29 +150,34 @@ async def test_each_action_adds_one_move_and_a_finished_trick_moves_to_the_histo
 
 async def test_timer_plays_are_summed_up_only_for_a_player_who_was_gone(server, aredis):
     store = Store(aredis)
-    code, clients, tokens = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=5, turn_timer=0.3,
+    code, clients, tokens = await seated_room(server.url, humans=2, bots=[2, 3], seed=5, turn_timer=0.3,
                                               grace=60)
-    host = clients[0]
-    # at the table: the timer plays for seat 0, marked in the history, but no summary (the player saw it)
-    await host.wait(lambda: any(m.get("by") == "timer" for m in told(host.view)), timeout=20)
-    assert host.view["in_your_name"] is None
-    await host.close()
-    # gone (within the grace period): the timer's plays are kept for the player's return
+    host, other = clients  # neither ever acts: the timer plays both seats' turns
+    # at the table: the timer plays for seat 1, marked in the history, but no summary (the player saw it)
+    await host.wait(lambda: any(m.get("by") == "timer" and m["seat"] == 1 for m in told(host.view)),
+                    timeout=20)
+    assert other.view["in_your_name"] is None
+    await other.close()
+    # gone (within the grace period; the host is still at the table, so it plays on): the timer's plays
+    # are kept for the player's return
     for _ in range(2):
         seen = len(await store.log(code))
-        await _until_timer_acts(store, code, seen)
+        await _until_timer_acts(store, code, seen, seat=1)
     back = await Client.open(server.url)
-    await back.request({"type": "resume", "code": code, "token": tokens[0]})
+    await back.request({"type": "resume", "code": code, "token": tokens[1]})
     await back.wait(lambda: back.view is not None and back.view["in_your_name"] is not None)
     summary = back.view["in_your_name"]
     assert summary["n"] >= 2 and {m["by"] for m in summary["moves"]} == {"timer"}
-    await back.close()
+    assert {m["seat"] for m in summary["moves"]} == {1}
+    assert host.view["in_your_name"] is None  # the host was there all along
+    for c in (host, back):
+        await c.close()
 
 
-async def _until_timer_acts(store: Store, code: str, after: int) -> None:
+async def _until_timer_acts(store: Store, code: str, after: int, seat: int) -> None:
     for _ in range(500):
         log = await store.log(code)
-        if any(r.get("by") == "timer" for r in log[after:]):
+        if any(r.get("by") == "timer" and r.get("seat") == seat for r in log[after:]):
             return
         await asyncio.sleep(0.02)
     raise AssertionError("the turn timer did not act")
