@@ -209,7 +209,8 @@ def test_every_refusal_is_worded_in_both_languages(browser, live_server):
         "busy": {}, "unavailable": {}, "internal": {}, "rate_limited": {"rate": 30},
         "bad_action": {"need": "cards"}, "bad_seat": {"need": "seat"},
         "not_eligible": {"card": 53, "choices": [0, 3, 33, 52]}, "match_over": {"action": "play"},
-        "timeout": {}, "not_connected": {},
+        "timeout": {}, "not_connected": {}, "too_many_rooms": {"retry_after": 27.5},
+        "too_many_joins": {"retry_after": 2}, "too_many_attempts": {"retry_after": 240},
     }
     for name, fields in others.items():
         r.check(name, lambda name=name, fields=fields: deliver(page, name, fields))
