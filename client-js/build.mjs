@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 
 
 const tmp = mkdtempSync("dist-new-");
 try {
-  await build({
+  const result = await build({
     entryPoints: ["src/main.js"],
     bundle: true,
     minify: true,
@@ -16,6 +16,8 @@ try {
     sourcemap: true,
     loader: { ".md": "text" }, // the rules page bundles docs/rules.md and docs/rules.zh.md
   });
+  // a warning is a bug in waiting (a label defined twice: the second silently wins): fail the build
+  if (result.warnings.length) throw new Error(`esbuild: ${result.warnings.length} warning(s), see above`);
   cpSync("public", tmp, { recursive: true });
   mkdirSync("dist", { recursive: true });
   for (const name of readdirSync(tmp)) renameSync(`${tmp}/${name}`, `dist/${name}`);
