@@ -559,7 +559,7 @@ class GameServer:
     async def on_create(self, conn: Conn, msg: P.Create) -> dict[str, Any]:
         self._not_seated(conn)
         settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed,
-                                       msg.return_timer, msg.grace, msg.ai_timeout)
+                                       msg.return_timer, msg.grace, msg.ai_timeout, msg.bot)
         if set(msg.bots) & set(msg.ai):
             raise RoomError("seat_taken", "a seat was asked for both a bot and an AI")
         if msg.seat is not None and msg.seat in (*msg.bots, *msg.ai):

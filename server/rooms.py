@@ -5,7 +5,7 @@ A room is a plain dict (stored as msgpack, see store.py)::
     {"code", "status": "lobby"|"playing", "host": seat|None, "created": unix time,
      "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None}] * 4,
      "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "return_timer", "grace",
-                  "ai_timeout", "bot_delay", "seed"},
+                  "ai_timeout", "bot_delay", "bot", "seed"},
      "live": autopilot.new_live(...),   # auto-play, dropouts, deadlines (see autopilot.py)
      "game": the engine state without its logs | None}
 
@@ -25,12 +25,15 @@ import time
 from typing import Any
 
 from engine import Game
+from engine.bots import BOTS
 from engine.rules import Rules, preset
 
 from .autopilot import DEFAULT_AI_TIMEOUT, DEFAULT_GRACE, new_live
 from .protocol import SEATS
 
 _LOGS = ("events", "actions")
+#: the bot that plays bot seats, dropouts and auto-play unless the room chose another (engine.bots.BOTS)
+DEFAULT_BOT = "heuristic"
 
 
 class RoomError(Exception):
@@ -63,8 +66,12 @@ def make_settings(
     return_timer: float | None = None,
     grace: float = DEFAULT_GRACE,
     ai_timeout: float = DEFAULT_AI_TIMEOUT,
+    bot: str = DEFAULT_BOT,
 ) -> dict[str, Any]:
-    """Validate the rule preset and options into stored settings (RoomError ``bad_rules``)."""
+    """Validate the rule preset, options and bot into stored settings (RoomError ``bad_rules``,
+    ``bad_bot``)."""
+    if bot not in BOTS:
+        raise RoomError("bad_bot", f"unknown bot {bot!r}: choose one of {', '.join(BOTS)}")
     try:
         base = preset(preset_name)
     except ValueError as exc:
@@ -86,6 +93,7 @@ def make_settings(
         "grace": grace,
         "ai_timeout": ai_timeout,
         "bot_delay": bot_delay,
+        "bot": bot,
         "seed": seed,
     }
 
@@ -232,5 +240,6 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
             "grace": settings.get("grace"),
             "ai_timeout": settings.get("ai_timeout"),
             "bot_delay": settings["bot_delay"],
+            "bot": settings.get("bot", DEFAULT_BOT),
         },
     }
