@@ -1,6 +1,6 @@
 """Benchmark of bot decision time on real games (issue 4: median < 20 ms, p99 < 200 ms).
 
-Run: python bench/bot_bench.py [--deals N] [--matches M] [--seed S]
+Run: python bench/bot_bench.py [--deals N] [--matches M] [--seed S] [--bot NAME]
 
 Plays seeded deals (heuristic at all four seats, and heuristic against random) plus whole
 matches (tribute and returns), timing every ``choose(view)`` call of each bot from a cold
@@ -8,6 +8,9 @@ start (fresh process caches), split by situation: lead, follow, return, and "lat
 decisions where the heuristic's look-ahead may run: at most ``search_cards`` cards in play;
 they are also counted in lead and follow). Also times the
 heuristic's hand decomposition on fresh random 27-card hands with 0, 1 and 2 wild cards.
+
+``--bot strong`` (any bot but the heuristic) times that bot instead: it plays seats 1 and 3 against
+the heuristic in the deals and in the whole matches (issue 14: median under 50 ms, p99 under 500 ms).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from engine.bots import HeuristicBot, make_bot
+from engine.bots import BOTS, HeuristicBot, make_bot
 from engine.bots import hand as hand_module
 from engine.cards import full_deck, wild_card
 from engine.game import Game
@@ -74,18 +77,24 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--matches", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bot", default="heuristic", choices=sorted(BOTS),
+                    help="the bot to time (default heuristic; another plays against the heuristic)")
     args = ap.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()} ({os.cpu_count()} cores), "
-          f"seed {args.seed}, {args.deals} deals per table, {args.matches} matches")
+          f"seed {args.seed}, {args.deals} deals per table, {args.matches} matches, bot {args.bot}")
+    if args.bot == "heuristic":
+        tables = [["heuristic"] * 4, ["heuristic", "random"] * 2]
+    else:
+        tables = [[args.bot, "heuristic"] * 2]
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     t0 = time.perf_counter()
     for i in range(args.deals):
         seed = f"bench:{args.seed}:{i}"
-        play(Game.new(seed), ["heuristic"] * 4, seed, times, False)
-        play(Game.new(seed), ["heuristic", "random"] * 2, seed, times, False)
+        for names in tables:
+            play(Game.new(seed), names, seed, times, False)
     for i in range(args.matches):
         seed = f"bench-match:{args.seed}:{i}"
-        play(Game.new(seed), ["heuristic"] * 4, seed, times, True)
+        play(Game.new(seed), tables[0], seed, times, True)
     wall = time.perf_counter() - t0
     print(f"{'bot / situation':<32}{'decisions':>10}{'mean ms':>9}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
           f"{'max ms':>9}")

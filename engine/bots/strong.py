@@ -5,9 +5,11 @@ few alternatives from its plans (the other planned leads; pass, the cheapest and
 the cheapest bomb when following), deals the unseen cards at random consistent with what this seat
 has seen (``sampler.Constraints``: counts, cards played, tribute and return cards), and plays each
 candidate out to the end of the deal with the fast plan-following policy (``rollout.FastDeal``) at
-all four seats. Every candidate meets the same sampled deals; the one whose deals end best for the
-team (the upgrade: going out first and the partner's place both count) is played, the rule of
-thumb's own choice winning near-ties. More samples are spent when fewer cards are in play (shorter
+all four seats. Every candidate meets the same sampled deals, scored by the upgrade they end with
+for the team (going out first and the partner's place both count). The rule of thumb's choice stays
+unless another is better on those deals by a margin and by ``z`` standard errors of the difference:
+with a few deals a noisy candidate would otherwise win (the max of noisy means), and that lost most
+deals against the heuristic in trials. More samples are spent when fewer cards are in play (shorter
 rollouts), within a fixed budget of rollout work, so a decision stays fast and, being seeded from the
 seed and the view only, reproducible. Returns and next-deal are the heuristic's.
 """
@@ -21,7 +23,7 @@ from .hand import decompose, tier_of
 from .heuristic import Context, Decision, HeuristicBot
 from .rollout import FastDeal, P, as_p
 from .sampler import Constraints
-from .search import _passes_so_far, view_seed
+from .search import _passes_so_far, compare, view_seed
 from .words import Said
 
 
@@ -33,11 +35,14 @@ class StrongBot(HeuristicBot):
     #: candidate actions weighed per decision (the rule of thumb's own choice included)
     search_width = 6
     #: rollout work per decision, in cards in play summed over rollouts
-    budget = 6000
-    min_samples = 4
-    max_samples = 40
-    #: the rule of thumb's choice keeps the decision unless another is better by this (levels)
-    prior = 0.1
+    budget = 2500
+    min_samples = 6
+    max_samples = 30
+    #: an alternative replaces the rule of thumb's choice only when better on the same sampled deals
+    #: by this much (levels per deal) and by this many standard errors of the difference: with a
+    #: handful of deals the noisiest candidate would otherwise win
+    margin = 0.15
+    z = 2.0
 
     def __init__(self, seed: int | str | None = None) -> None:
         super().__init__(seed)
@@ -63,10 +68,14 @@ class StrongBot(HeuristicBot):
         in_play = max(1, sum(ctx.counts))
         samples = max(self.min_samples, min(self.max_samples, self.budget // (len(cands) * in_play)))
         scores = self.evaluate(ctx, cands, samples)
-        means = [sum(sc) / len(sc) for sc in scores]
-        best = max(range(len(cands)), key=lambda k: (means[k] + (self.prior if k == 0 else 0.0), -k))
+        best, best_gain = 0, 0.0
+        for k in range(1, len(cands)):
+            gain, se = compare(scores[0], scores[k])
+            if gain >= self.margin and gain >= self.z * se and gain > best_gain:
+                best, best_gain = k, gain
         if best == 0:
             return decision
+        means = [sum(sc) / len(sc) for sc in scores]
         why = Said("played out over {samples} likely deals of the unseen cards, this does best (on average "
                    "{mean:+.2f} levels for our team, against {other:+.2f} for the rule of thumb's choice)",
                    "把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方平均{mean:+.2f}级，"
