@@ -73,7 +73,7 @@ class StrongBot(HeuristicBot):
             gain, se = compare(scores[0], scores[k])
             if gain >= self.margin and gain >= self.z * se and gain > best_gain:
                 best, best_gain = k, gain
-        if best == 0:
+        if best == 0 or not self._legal(ctx, cands[best]):
             return decision
         means = [sum(sc) / len(sc) for sc in scores]
         why = Said("played out over {samples} likely deals of the unseen cards, this does best (on average "
