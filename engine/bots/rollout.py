@@ -20,6 +20,7 @@ from ..cards import BIG_JOKER, SMALL_JOKER, card_code
 from ..moves import Shape
 from ..plays import FULL_HOUSE, PAIR, PLATE, SINGLE, STRAIGHT, TRIPLE, TUBE
 from .hand import _C1, _C2, _C3, _CB, decompose, decompose_counts, play_cost, tier_of
+from .search import deal_score
 
 LEVEL_VALUE = 15
 #: the heuristic's thresholds (``HeuristicBot``): close to going out, bomb when the player holds this few
@@ -490,14 +491,7 @@ class FastDeal:
         return out
 
     def score(self, team: int) -> int:
-        f = list(self.finished)
-        for s in range(4):
-            if s not in f:
-                f.append(s)
-        winner = f[0] % 2
-        mate = f.index((f[0] + 2) % 4)
-        up = 3 if mate == 1 else 2 if mate == 2 else 1
-        return up if winner == team else -up
+        return deal_score(self.finished, team)
 
 
 __all__ = ["FastDeal", "P", "as_p", "beats"]
