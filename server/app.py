@@ -658,7 +658,7 @@ class GameServer:
                             "seed is for tests and replays (a server started with --allow-fixed-seeds)")
         settings = rooms.make_settings(msg.preset, msg.options, msg.turn_timer, msg.bot_delay, msg.seed,
                                        msg.return_timer, msg.grace, msg.ai_timeout, msg.fill_bots,
-                                       msg.auto_next, msg.counter)
+                                       msg.auto_next, msg.counter, msg.bot)
         if set(msg.bots) & set(msg.ai):
             raise RoomError("seat_taken", "a seat was asked for both a bot and an AI",
                             {"seat": min(set(msg.bots) & set(msg.ai))})

@@ -1,8 +1,10 @@
-"""Which action a bot takes: one small function, so choosing a different bot is a one-line change.
+"""Which action a bot takes: one small function, the room's choice of bot in one place.
 
 Bots see what a player at the table sees: the seat's view from views.py, never the game object's
-hidden hands. The heuristic bot of engine/bots plays; a uniform pick among the engine's legal
-actions is the fallback when it cannot decide (so a bot bug can never stall a table).
+hidden hands. The room's ``bot`` setting (engine/bots ``BOTS``; ``heuristic`` unless the room chose
+another, e.g. ``strong``) plays bot seats, dropouts, auto-play and timers; a uniform pick among the
+engine's legal actions is the fallback when it cannot decide (so a bot bug can never stall a table).
+The suggest button stays the heuristic's: it says why in words.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ from typing import Any
 
 from engine.bots import make_bot, suggest_explained
 
+from .rooms import DEFAULT_BOT
 from .views import view_for
 
 log = logging.getLogger("guandan.bots")
-BOT = "heuristic"
 
 
 def random_action(game: Any, seat: int, seed: str) -> dict[str, Any]:
@@ -29,10 +31,11 @@ def random_action(game: Any, seat: int, seed: str) -> dict[str, Any]:
 
 def choose_action(room: dict[str, Any], game: Any, seat: int, seed: str) -> dict[str, Any]:
     """The action the room's bot takes for ``seat`` now, from that seat's view only."""
+    name = room["settings"].get("bot", DEFAULT_BOT)  # (rooms stored before the setting existed)
     try:
-        return make_bot(BOT, seed).choose(view_for(room, game, seat))
+        return make_bot(name, seed).choose(view_for(room, game, seat))
     except Exception:  # a bot bug must not stop the table: log it and play a legal move
-        log.exception("%s bot failed for seat %d; playing a random legal action", BOT, seat)
+        log.exception("%s bot failed for seat %d; playing a random legal action", name, seat)
         return random_action(game, seat, seed)
 
 

@@ -77,6 +77,7 @@ class Create(_ClientMsg):
     grace: float = Field(default=DEFAULT_GRACE, ge=0, le=600)
     ai_timeout: float = Field(default=DEFAULT_AI_TIMEOUT, gt=0, le=120)
     bot_delay: float = Field(default=1.0, ge=0, le=10)
+    bot: str = Field(default="heuristic", max_length=32)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     auto_next: bool = False  # a timed table starts the next deal when its timer runs out, ready or not
     counter: bool = False  # the card counter (记牌器): each seat sees how many of each rank it has not seen

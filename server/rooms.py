@@ -6,7 +6,8 @@ A room is a plain dict (stored as msgpack, see store.py)::
      "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None,
                 "replaced": the nickname of the bot a person took the seat from (only then)}] * 4,
      "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "return_timer", "grace",
-                  "ai_timeout", "bot_delay", "seed", "fixed_seed", "fill_bots", "auto_next", "counter"},
+                  "ai_timeout", "bot_delay", "bot", "seed", "fixed_seed", "fill_bots", "auto_next",
+                  "counter"},
      "live": autopilot.new_live(...),   # auto-play, dropouts, deadlines (see autopilot.py)
      "game": the engine state without its logs | None}
 
@@ -31,6 +32,7 @@ import typing
 from typing import Any
 
 from engine import Game
+from engine.bots import BOTS
 from engine.rules import Rules, preset
 
 from .autopilot import DEFAULT_AI_TIMEOUT, DEFAULT_GRACE, new_live
@@ -41,6 +43,8 @@ _LOGS = ("events", "actions")
 # The exact types each rule option may have, from engine/rules.py (a bool is not an int here).
 _OPTION_TYPES = {name: typing.get_args(hint) or (hint,)
                  for name, hint in typing.get_type_hints(Rules).items()}
+#: the bot that plays bot seats, dropouts and auto-play unless the room chose another (engine.bots.BOTS)
+DEFAULT_BOT = "heuristic"
 
 
 class RoomError(Exception):
@@ -83,8 +87,13 @@ def make_settings(
     fill_bots: bool = False,
     auto_next: bool = False,
     counter: bool = False,
+    bot: str = DEFAULT_BOT,
 ) -> dict[str, Any]:
-    """Validate the rule preset and options into stored settings (RoomError ``bad_rules``)."""
+    """Validate the rule preset, options and bot into stored settings (RoomError ``bad_rules``,
+    ``bad_bot``)."""
+    if bot not in BOTS:
+        raise RoomError("bad_bot", f"unknown bot {clip(bot)}: choose one of {', '.join(BOTS)}",
+                        {"bots": list(BOTS)})
     try:
         base = preset(preset_name)
     except ValueError as exc:
@@ -110,6 +119,7 @@ def make_settings(
         "grace": grace,
         "ai_timeout": ai_timeout,
         "bot_delay": bot_delay,
+        "bot": bot,
         "seed": seed,
         "fixed_seed": seed is not None,
         "fill_bots": fill_bots,  # the seats still empty when the host starts get bots
@@ -327,5 +337,6 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
             "fill_bots": settings.get("fill_bots", False),
             "auto_next": settings.get("auto_next", False),
             "counter": settings.get("counter", False),
+            "bot": settings.get("bot", DEFAULT_BOT),
         },
     }

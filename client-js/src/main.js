@@ -43,7 +43,7 @@ const ui = {
   seedInput: "",
   // the create form's choices live here, not only in the DOM: a render (the connection coming up, a
   // message) rebuilds the form from this state and must not undo what the player picked
-  createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1, autoNext: false, counter: false },
+  createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1, autoNext: false, counter: false, bot: "heuristic" },
   autoWanted: null, // the auto-play switch the player just flipped, until the server answers
   inviteOpen: false, // the invite panel over the table (mid-match)
   busy: false,
@@ -230,6 +230,7 @@ async function createRoom() {
     bot_delay: choices.botDelay,
     auto_next: choices.timer > 0 && choices.autoNext,
     counter: choices.counter,
+    bot: choices.bot,
   };
   const seed = ui.seedInput.trim();
   if (conn.welcome?.fixed_seeds && /^\d{1,15}$/.test(seed)) message.seed = Number(seed);

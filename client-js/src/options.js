@@ -9,14 +9,26 @@ function check(name, testid, checked, label, onchange) {
     h("span", { text: label }));
 }
 
-/** The counter switch, and (at a timed table only) the timed auto-continue; `choices` keeps them. */
+const BOTS = ["heuristic", "strong"]; // the server's bot names (engine.bots.BOTS) a room may choose
+
+/** Which of our bots plays the bot seats (and for dropped or auto-playing players). */
+function botChoice(choices) {
+  return h("label", { class: "field" }, h("span", { class: "field-label", text: t("botLevel") }),
+    h("select", { name: "bot", "data-testid": "bot-level", onchange: (e) => (choices.bot = e.target.value) },
+      BOTS.map((b) => h("option", { value: b, selected: b === choices.bot, text: t("botNames")[b] }))));
+}
+
+/** The bots' level, the counter switch, and (at a timed table only) the timed auto-continue; `choices`
+ * keeps them. */
 export function roomOptions(choices) {
   return [
+    botChoice(choices),
     check("counter", "counter-option", choices.counter, t("counterOption"), (on) => (choices.counter = on)),
     choices.timer > 0 ? check("autoNext", "auto-next", choices.autoNext, t("autoNext"), (on) => (choices.autoNext = on)) : null,
   ];
 }
 
 export function optionsLine(settings) {
-  return (settings.counter ? ` · ${t("counter")}` : "") + (settings.auto_next ? ` · ${t("autoNext")}` : "");
+  return (settings.bot && settings.bot !== "heuristic" ? ` · ${t("botLevel")}: ${t("botNames")[settings.bot] ?? settings.bot}` : "")
+    + (settings.counter ? ` · ${t("counter")}` : "") + (settings.auto_next ? ` · ${t("autoNext")}` : "");
 }

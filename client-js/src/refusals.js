@@ -63,6 +63,7 @@ const WORDS = {
       not_started: () => "游戏还没开始",
       seats_empty: (f, w) => (f.seats?.length ? `${w.seats(f.seats)}还空着：补机器人或等玩家加入` : "还有空位：补机器人或等玩家加入"),
       not_a_bot: (f, w) => (f.seat != null ? `${w.seatName(f.seat)}不是机器人` : "这个座位不是机器人"),
+      bad_bot: () => "没有这种机器人",
       match_not_over: () => "比赛还没结束",
       bad_rules: () => "规则设置无效",
       replaced: () => "这个座位已在另一个标签页或设备上打开",
@@ -128,6 +129,7 @@ const WORDS = {
       seats_empty: (f, w) => (f.seats?.length ? `${w.seats(f.seats)} still empty: add bots or wait for players`
         : "Some seats are empty: add bots or wait for players"),
       not_a_bot: (f, w) => (f.seat != null ? `${w.seatName(f.seat)} is not a bot` : "That seat is not a bot"),
+      bad_bot: () => "There is no such bot",
       match_not_over: () => "The match is not over yet",
       bad_rules: (f) => (f.option ? `Unknown or wrong rule option: ${f.option}` : f.preset ? `Unknown rules: ${f.preset}` : "Those rules are not valid"),
       replaced: () => "This seat was opened in another tab or device",

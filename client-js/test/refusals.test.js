@@ -33,6 +33,7 @@ const FIELDS = {
   seats_empty: { seats: [2, 3] },
   not_a_bot: { seat: 2 },
   bad_rules: { option: "joker_pair_in_full_house" },
+  bad_bot: { bots: ["random", "heuristic", "strong"] },
   invalid_message: { where: ["cards"] },
   seat_lost: { seat: 1, code: "K7WQ3M" },
   already_ready: { waiting: [1, 3] },

@@ -1,6 +1,6 @@
 """Bots: players that see one seat's view only (never the game object or other hands).
 
-``make_bot(name, seed)`` builds one by name (``random``, ``heuristic``); every bot has
+``make_bot(name, seed)`` builds one by name (``random``, ``heuristic``, ``strong``); every bot has
 ``choose(view) -> action``. ``suggest(view) -> (action, reason)`` backs the suggest button;
 ``suggest_explained(view) -> (action, reason, reason_zh)`` gives the reason in Chinese too.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 from .base import Action, Bot, View, legal_actions_from_view
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
+from .strong import StrongBot
 from .suggest import suggest, suggest_explained
 
-BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot, "strong": StrongBot}
 
 
 def make_bot(name: str, seed: int | str | None = None) -> Bot:
@@ -26,5 +27,5 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
 
 __all__ = [
     "Action", "Bot", "View", "BOTS", "make_bot", "legal_actions_from_view",
-    "HeuristicBot", "RandomBot", "suggest", "suggest_explained",
+    "HeuristicBot", "RandomBot", "StrongBot", "suggest", "suggest_explained",
 ]

@@ -449,11 +449,31 @@ def decompose(hand: Iterable[int], level: int) -> Plan:
     return plan
 
 
+_COUNTS_CACHE: dict[tuple, Plan] = {}
+
+
+def decompose_counts(cnt: list[int], w: int, sb: int, hr: int, level: int) -> Plan:
+    """The cheapest plan for a hand given as natural counts by rank (index 2..14), wild cards and
+    jokers: no straight flush (suits unknown). For the strong bot's rollouts, whose hands are counts
+    once the first plan (``decompose``, suits and all) is broken."""
+    key = (*cnt, w, sb, hr, level)
+    got = _COUNTS_CACHE.get(key)
+    if got is not None:
+        return got
+    work = list(cnt)
+    cost, seqs, left, a, b = _search(work, w, level)
+    plan = Plan(cost + _joker_cost(sb, hr), tuple(seqs + _group_shapes(left, level, sb, hr, a, b)))
+    if len(_COUNTS_CACHE) > _PLAN_LIMIT:
+        _COUNTS_CACHE.clear()
+    _COUNTS_CACHE[key] = plan
+    return plan
+
+
 def hand_cost(hand: Iterable[int], level: int) -> float:
     return decompose(hand, level).cost
 
 
 __all__ = [
-    "Plan", "decompose", "hand_cost", "has_straight_flush", "play_cost", "shape_cost", "straight_flush_cards",
-    "tier_of", "LEVEL_VALUE",
+    "Plan", "decompose", "decompose_counts", "hand_cost", "has_straight_flush", "play_cost", "shape_cost",
+    "straight_flush_cards", "tier_of", "LEVEL_VALUE",
 ]

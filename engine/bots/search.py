@@ -97,15 +97,19 @@ class Sim:
         self.turn = next_holder(self.hands, seat)
 
     def score(self, team: int) -> int:
-        """The deal's upgrade for ``team`` (negative when the other team wins)."""
-        f = list(self.finished)
-        for s in range(4):  # the players still holding cards come last, in any order
-            if s not in f:
-                f.append(s)
-        winner = f[0] % 2
-        mate = f.index(_partner(f[0]))
-        up = 3 if mate == 1 else 2 if mate == 2 else 1
-        return up if winner == team else -up
+        return deal_score(self.finished, team)
+
+
+def deal_score(finished: list[int], team: int) -> int:
+    """The deal's upgrade for ``team`` (negative when the other team wins) once ``finished`` ends it."""
+    f = list(finished)
+    for s in range(4):  # the players still holding cards come last, in any order
+        if s not in f:
+            f.append(s)
+    winner = f[0] % 2
+    mate = f.index(_partner(f[0]))
+    up = 3 if mate == 1 else 2 if mate == 2 else 1
+    return up if winner == team else -up
 
 
 def view_seed(view: View, salt: str = "") -> int:
@@ -194,4 +198,4 @@ def _passes_so_far(view: View) -> int:
     return n
 
 
-__all__ = ["Sim", "compare", "evaluate", "sample_hands", "view_seed"]
+__all__ = ["Sim", "compare", "deal_score", "evaluate", "sample_hands", "view_seed"]

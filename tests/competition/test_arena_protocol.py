@@ -38,3 +38,18 @@ def test_client_commands_fill_in_url_seat_and_name() -> None:
         from engine.protocol_arena import run_protocol
 
         run_protocol(["random"] * 3, 1, 0)
+
+
+def test_the_strong_bot_plays_a_whole_match_through_the_protocol() -> None:
+    """``--client strong`` (the competition client with ``--bot strong``): views rebuilt from the
+    protocol's messages, tribute and returns included; no act falls back."""
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--protocol", "--client", "strong", "--client", "random",
+         "--client", "strong", "--client", "random", "--matches", "1", "--seed", "3"],
+        cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "protocol arena: 1 matches" in out
+    assert int(out.split("strong + strong): ")[1].split(" of")[0]) == 1
+    assert "seat 0: strong0 connected" in done.stderr
+    assert "turns our bot played for" not in out  # no act timed out or was invalid

@@ -272,7 +272,7 @@ def test_random_bot_picks_only_legal_actions():
 
 
 def test_make_bot_names_and_errors():
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "strong"}
     assert make_bot("heuristic").name == "heuristic"
     with pytest.raises(ValueError, match="unknown bot 'smart'"):
         make_bot("smart")
