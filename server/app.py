@@ -879,11 +879,14 @@ class GameServer:
                     self.scheduler.arm(code, due)
                 return
             connected = False
+            decided = None
             if step.why == ap.GRACE:
                 connected = (await self.store.presence(code))[step.seat]
+            elif step.why in C.BOT_STEPS:  # the bot thinks in a worker thread: the loop serves the others
+                decided = await asyncio.to_thread(C.decide, room, step.seat)
             try:
-                await self.mutate(
-                    code, lambda room, step=step, c=connected: C.take_step(room, step, c, time.time()))
+                await self.mutate(code, lambda room, step=step, c=connected, d=decided:
+                                  C.take_step(room, step, c, time.time(), d))
                 return
             except NothingToDo:
                 continue

@@ -185,8 +185,28 @@ def set_autoplay(room: Room, seat: int, interval: float | None) -> Change:
                   {"autoplay": interval}, None)
 
 
-def take_step(room: Room, step: ap.Step, connected: bool, now: float) -> Change:
-    """Do ``step`` if it is still what the room's plan says is due now (else NothingToDo)."""
+#: what our bot decided for a seat, and at which turn (``turn_key``): made before the commit, off the
+#: event loop, and used only if the turn is still that one
+Decision = tuple[tuple[Any, ...], dict[str, Any]]
+
+#: the steps in which our bot chooses an action for a seat (the others act by rule or change no game)
+BOT_STEPS = frozenset({ap.BOT, ap.AWAY, ap.TIMER, ap.AUTOPLAY, ap.AI_FALLBACK})
+
+
+def decide(room: Room, seat: int) -> Decision | None:
+    """Our bot's action for ``seat`` in the room as loaded: the slow part of a bot step, which the
+    server runs in a worker thread so a thinking bot (``strong``: tens to hundreds of ms) never holds
+    up the event loop. Pure: the room is not changed."""
+    game = rooms.load_game(room)
+    if game is None or seat not in game.pending_seats():
+        return None
+    return turn_key(game, seat), choose_action(room, game, seat, _bot_seed(room, game, seat))
+
+
+def take_step(room: Room, step: ap.Step, connected: bool, now: float,
+              decided: Decision | None = None) -> Change:
+    """Do ``step`` if it is still what the room's plan says is due now (else NothingToDo); a bot's
+    action ``decided`` beforehand is taken if it was decided at this very turn."""
     game = rooms.load_game(room)
     current = ap.plan(room, game)
     if current is None or (current.seat, current.why) != (step.seat, step.why) or current.due > now:
@@ -205,14 +225,22 @@ def take_step(room: Room, step: ap.Step, connected: bool, now: float) -> Change:
         return game_action(room, seat, {"type": "next_deal"}, step.why, game)
     if step.why == ap.REMATCH:
         return rematch(room, new_seed(), now)
-    return bot_action(room, game, seat, step.why)
+    return bot_action(room, game, seat, step.why, decided)
 
 
-def bot_action(room: Room, game: Game, seat: int, by: str) -> Change:
+def _bot_seed(room: Room, game: Game, seat: int) -> str:
+    return f"{room['code']}:{game.deal}:{len(game.played)}:{game.phase}:{seat}"
+
+
+def bot_action(room: Room, game: Game, seat: int, by: str, decided: Decision | None = None) -> Change:
     """Our bot acts for ``seat``; a bot mistake falls back to a random legal action, never a stall."""
-    seed = f"{room['code']}:{game.deal}:{len(game.played)}:{game.phase}:{seat}"
+    seed = _bot_seed(room, game, seat)
+    if decided is not None and decided[0] == turn_key(game, seat):
+        action = decided[1]
+    else:
+        action = choose_action(room, game, seat, seed)
     try:
-        return game_action(room, seat, choose_action(room, game, seat, seed), by, game)
+        return game_action(room, seat, action, by, game)
     except IllegalAction as exc:
         log.error("bot move refused code=%s seat=%d: %s; playing a random legal move", room["code"], seat,
                   exc)
