@@ -18,6 +18,9 @@ tenth of the run (``--progress-every N`` to choose), so logs stay readable.
 The protocol mode (engine/protocol_arena.py) runs any four competition-protocol clients against the
 standalone platform, as researchers run theirs.
 
+A team is a bot's name, optionally with settings of its own (its public class attributes), so a
+variant can be measured without editing code: ``--team-a strong:win_weight=0,margin=0.15``.
+
 Bots only ever get ``game.view(seat)``; every action goes through ``Game.apply``, so an illegal
 choice stops the run with a clear error instead of being counted.
 """
@@ -69,9 +72,50 @@ def seating(a_first: bool) -> tuple[int, int]:
     return (0, 1) if a_first else (1, 0)
 
 
+def bot_settings(team: str) -> tuple[str, dict[str, int | float | bool]]:
+    """``name`` or ``name:key=value,...`` as the bot's name and settings, each checked against the bot's
+    own (a number or a flag, typed as the bot's); ValueError names what is wrong."""
+    name, _, rest = team.partition(":")
+    if name not in BOTS:
+        raise ValueError(f"no bot named {name!r} (one of {', '.join(sorted(BOTS))})")
+    settings: dict[str, int | float | bool] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, text = item.partition("=")
+        default = getattr(BOTS[name], key, None) if not key.startswith("_") else None
+        if not eq or type(default) not in (int, float, bool):
+            raise ValueError(f"{item!r}: not a setting of the {name} bot (key=number or key=true/false)")
+        if isinstance(default, bool):
+            if text not in ("true", "false"):
+                raise ValueError(f"{item!r}: {key} is true or false")
+            settings[key] = text == "true"
+        else:
+            try:
+                settings[key] = type(default)(text)
+            except ValueError:
+                raise ValueError(f"{item!r}: {key} is a number like {default!r}") from None
+    return name, settings
+
+
+def team_arg(team: str) -> str:
+    """argparse's check of a team (the text is kept: reports show the settings)."""
+    try:
+        bot_settings(team)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return team
+
+
+def make_team_bot(team: str, seed: str) -> Bot:
+    name, settings = bot_settings(team)
+    bot = make_bot(name, seed=seed)
+    for key, value in settings.items():
+        setattr(bot, key, value)
+    return bot
+
+
 def _bots(team_a: str, team_b: str, a_first: bool, seed: str) -> list[Bot]:
     a_team, _ = seating(a_first)
-    return [make_bot(team_a if s % 2 == a_team else team_b, seed=f"{seed}:{s}") for s in range(4)]
+    return [make_team_bot(team_a if s % 2 == a_team else team_b, seed=f"{seed}:{s}") for s in range(4)]
 
 
 def _act(game: Game, seat: int, bot: Bot, times: list[float]) -> None:
@@ -307,8 +351,9 @@ def _round_step(x: float) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--team-a", default="heuristic", choices=sorted(BOTS))
-    ap.add_argument("--team-b", default="random", choices=sorted(BOTS))
+    teams = f"a bot ({', '.join(sorted(BOTS))}), optionally with settings: strong:win_weight=0,z=1.5"
+    ap.add_argument("--team-a", default="heuristic", type=team_arg, metavar="BOT", help=teams)
+    ap.add_argument("--team-b", default="random", type=team_arg, metavar="BOT", help=teams)
     ap.add_argument("--deals", type=int, default=100, help="seeded deals, each played twice (default 100)")
     ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of deals")
     ap.add_argument("--seed", type=int, default=1)

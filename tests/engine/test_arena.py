@@ -95,7 +95,7 @@ def test_command_line_rejects_bad_input(capsys):
         main(["--team-a", "genius"])
     with pytest.raises(SystemExit):
         main(["--deals", "0"])
-    assert "invalid choice" in capsys.readouterr().err
+    assert "no bot named 'genius'" in capsys.readouterr().err
 
 
 def test_runs_are_reproducible_across_processes():
@@ -168,3 +168,32 @@ def test_command_line_progress_goes_to_stderr_in_lines(capsys):
     assert [line.split(",")[0] for line in captured.err.splitlines()] == [
         f"arena: {n}/20 deals" for n in (5, 10, 15, 20)]
     assert "deals/" not in captured.out and captured.out.startswith("arena: A random vs B random")
+
+
+def test_a_team_may_carry_bot_settings():
+    """``name:key=value,...`` sets the bot's own public settings, typed as the bot's; anything else is
+    refused with a message naming it."""
+    from engine.arena import bot_settings, make_team_bot
+
+    assert bot_settings("strong") == ("strong", {})
+    assert bot_settings("strong:win_weight=0,margin=0.15") == ("strong", {"win_weight": 0, "margin": 0.15})
+    bot = make_team_bot("strong:win_weight=0,z=1.5", seed="s")
+    assert (bot.win_weight, bot.z) == (0, 1.5)
+    assert type(bot).win_weight == 3  # the class (and every other bot) keeps its own
+    for bad, says in (("nobody", "no bot named"), ("strong:colour=3", "not a setting"),
+                      ("strong:name=x", "not a setting"), ("strong:_seed=1", "not a setting"),
+                      ("strong:win_weight=1.5", "a number like 3"), ("strong:margin", "not a setting")):
+        with pytest.raises(ValueError, match=says):
+            bot_settings(bad)
+
+
+def test_the_command_line_refuses_a_bad_team_setting(capsys):
+    with pytest.raises(SystemExit):
+        main(["--team-a", "strong:colour=3", "--deals", "1"])
+    assert "not a setting of the strong bot" in capsys.readouterr().err
+
+
+def test_a_run_with_settings_names_them(capsys):
+    args = ["--team-a", "heuristic:search_cards=0", "--team-b", "random", "--deals", "1", "--quiet"]
+    assert main(args) == 0
+    assert "A heuristic:search_cards=0 vs B random" in capsys.readouterr().out
