@@ -19,7 +19,7 @@ The protocol mode (engine/protocol_arena.py) runs any four competition-protocol 
 standalone platform, as researchers run theirs.
 
 A team is a bot's name, optionally with settings of its own (its public class attributes), so a
-variant can be measured without editing code: ``--team-a strong:win_weight=0,margin=0.15``.
+variant can be measured without editing code: ``--team-a strong:win_weight=3,margin=0.6``.
 
 Bots only ever get ``game.view(seat)``; every action goes through ``Game.apply``, so an illegal
 choice stops the run with a clear error instead of being counted.
@@ -351,7 +351,7 @@ def _round_step(x: float) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
-    teams = f"a bot ({', '.join(sorted(BOTS))}), optionally with settings: strong:win_weight=0,z=1.5"
+    teams = f"a bot ({', '.join(sorted(BOTS))}), optionally with settings: strong:win_weight=3,z=1.5"
     ap.add_argument("--team-a", default="heuristic", type=team_arg, metavar="BOT", help=teams)
     ap.add_argument("--team-b", default="random", type=team_arg, metavar="BOT", help=teams)
     ap.add_argument("--deals", type=int, default=100, help="seeded deals, each played twice (default 100)")

@@ -5,12 +5,12 @@ few alternatives from its plans (the other planned leads; pass, the cheapest and
 the cheapest bomb when following), deals the unseen cards at random consistent with what this seat
 has seen (``sampler.Constraints``: counts, cards played, tribute and return cards), and plays each
 candidate out to the end of the deal with the fast plan-following policy (``rollout.FastDeal``) at
-all four seats. Every candidate meets the same sampled deals, scored for the team by whether it wins
-the deal first (``win_weight``) and then by the upgrade (the partner's place counts): scored by the
-upgrade alone, it won fewer deals in trials (bench/RESULTS.md). The rule of thumb's choice stays
-unless another is better on those deals by a margin and by ``z`` standard errors of the difference:
-with a few deals a noisy candidate would otherwise win (the max of noisy means), and that lost most
-deals against the heuristic in trials. More samples are spent when fewer cards are in play (shorter
+all four seats. Every candidate meets the same sampled deals, scored by the upgrade they end with
+for the team (going out first and the partner's place both count; a bonus for winning the deal,
+``win_weight``, won no more deals over 1000 duplicate deals: bench/RESULTS.md). The rule of thumb's
+choice stays unless another is better on those deals by a margin and by ``z`` standard errors of the
+difference: with a few deals a noisy candidate would otherwise win (the max of noisy means), and that
+lost most deals against the heuristic in trials. More samples are spent when fewer cards are in play (shorter
 rollouts), within a fixed budget of rollout work, so a decision stays fast and, being seeded from the
 seed and the view only, reproducible. Returns and next-deal are the heuristic's.
 """
@@ -42,11 +42,10 @@ class StrongBot(HeuristicBot):
     #: an alternative replaces the rule of thumb's choice only when better on the same sampled deals
     #: by this much (points of ``value`` per deal) and by this many standard errors of the difference:
     #: with a handful of deals the noisiest candidate would otherwise win
-    margin = 0.6
+    margin = 0.15
     z = 2.0
-    #: what winning the deal is worth on top of the upgrade (1-3 levels): a won deal scores 4-6, a
-    #: lost one -4 to -6
-    win_weight = 3
+    #: a bonus for winning the deal on top of its upgrade (1-3 levels); 0: the upgrade alone
+    win_weight = 0
 
     def __init__(self, seed: int | str | None = None) -> None:
         super().__init__(seed)
@@ -79,12 +78,12 @@ class StrongBot(HeuristicBot):
                 best, best_gain = k, gain
         if best == 0 or not self._legal(ctx, cands[best]):
             return decision
-        won = [round(100 * sum(1 for v in sc if v > 0) / len(sc)) for sc in scores]
-        why = Said("played out over {samples} likely deals of the unseen cards, this does best (our team "
-                   "wins {won}% of them, against {other}% with the rule of thumb's choice)",
-                   "把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方赢{won}%，"
-                   "常规打法赢{other}%）")
-        return Decision.said(cands[best], ctx.say(why, samples=samples, won=won[best], other=won[0]))
+        means = [sum(sc) / len(sc) for sc in scores]
+        why = Said("played out over {samples} likely deals of the unseen cards, this does best (on average "
+                   "{mean:+.2f} levels for our team, against {other:+.2f} for the rule of thumb's choice)",
+                   "把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方平均{mean:+.2f}级，"
+                   "常规打法是{other:+.2f}级）")
+        return Decision.said(cands[best], ctx.say(why, samples=samples, mean=means[best], other=means[0]))
 
     def evaluate(self, ctx: Context, cands: list[Action], samples: int) -> list[list[int]]:
         """Each candidate's ``value`` for this seat's team on each sampled deal (the same deals for all)."""
@@ -133,7 +132,7 @@ class StrongBot(HeuristicBot):
         return scores
 
     def value(self, upgrade: int) -> int:
-        """A deal's end for the team (its upgrade, negative when lost), winning weighed first."""
+        """A deal's end for the team: its upgrade (negative when lost), plus ``win_weight`` if won."""
         return upgrade + (self.win_weight if upgrade > 0 else -self.win_weight)
 
 

@@ -179,10 +179,10 @@ def test_a_team_may_carry_bot_settings():
     assert bot_settings("strong:win_weight=0,margin=0.15") == ("strong", {"win_weight": 0, "margin": 0.15})
     bot = make_team_bot("strong:win_weight=0,z=1.5", seed="s")
     assert (bot.win_weight, bot.z) == (0, 1.5)
-    assert type(bot).win_weight == 3  # the class (and every other bot) keeps its own
+    assert type(bot).z == 2.0  # the class (and every other bot) keeps its own
     for bad, says in (("nobody", "no bot named"), ("strong:colour=3", "not a setting"),
                       ("strong:name=x", "not a setting"), ("strong:_seed=1", "not a setting"),
-                      ("strong:win_weight=1.5", "a number like 3"), ("strong:margin", "not a setting")):
+                      ("strong:win_weight=1.5", "a number like 0"), ("strong:margin", "not a setting")):
         with pytest.raises(ValueError, match=says):
             bot_settings(bad)
 
