@@ -15,7 +15,8 @@ Keys (``prefix`` defaults to ``gd:``):
 - ``due`` sorted set: room code -> when (unix ms) the server must next act for the room by itself
   (bots, auto-play, timers, dropouts: autopilot.py). Taking a due room pushes its score out by a lease,
   so exactly one process works on it; a process that dies mid-work loses the lease when it runs out.
-- ``ai:{sha256 of secret}``: the room of an external AI seat's secret URL.
+- ``ai:{sha256 of secret}``: the room of an external AI seat's secret URL; every commit of the room
+  refreshes it with the room's keys, so an AI can come back as long as its room lives.
 - channel ``ch:{code}``: msgpack notices of new versions (with the data and the change's record),
   presence and replacements.
 
@@ -57,6 +58,9 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
+for i = 5, #KEYS do
+  redis.call('PEXPIRE', KEYS[i], ARGV[4])
+end
 if tonumber(ARGV[7]) < 0 then
   redis.call('ZREM', KEYS[4], ARGV[8])
 else
@@ -190,6 +194,8 @@ class Store:
         rec = encode(record)
         notice = encode({"k": "state", "v": nv, "d": data, "o": origin, "r": rec})
         keys = [self.room_key(code), self.log_key(code), self.conn_key(code), self.due_key]
+        keys += [self.ai_key(s["token"]) for s in room.get("seats") or ()
+                 if s.get("kind") == "ai" and s.get("token")]
         trim = int(record.get("type") == "start" and record.get("by") == "new_match")
         args = [expected, data, rec, self.ttl_ms, self.channel(code), notice, _due_ms(due), code, trim]
         result = await self._commit(keys=keys, args=args)

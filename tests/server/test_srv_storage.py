@@ -37,6 +37,21 @@ async def test_every_key_of_a_room_and_a_process_expires(server, aredis) -> None
         await c.close()
 
 
+
+async def test_an_ai_seat_s_secret_lives_as_long_as_its_room(server, aredis) -> None:
+    """The room of an AI's secret is refreshed with the room on every change: a room kept alive past
+    ``room_ttl`` by its play still lets its AI come back."""
+    code, clients, _tokens = await seated_room(server.url, humans=2, bots=[3], ai=[2])
+    store = Store(aredis)
+    ai_keys = [k for k in await aredis.keys("gd:ai:*") if await aredis.get(k) == code.encode()]
+    assert len(ai_keys) == 1
+    await aredis.pexpire(ai_keys[0], 5_000)  # as if the room had been played for almost room_ttl
+    await clients[0].request({"type": "auto", "on": True, "interval": 0.3})
+    await clients[0].wait(lambda: clients[0].view["counts"][0] < 27)  # the room changed since
+    assert await aredis.pttl(ai_keys[0]) > store.ttl_ms - 60_000
+    for c in clients:
+        await c.close()
+
 def test_the_embedded_redis_has_a_memory_cap_and_evicts_nothing(tmp_path: Path) -> None:
     with EmbeddedRedis(tmp_path, maxmemory="64mb") as er:
         client = redis.Redis.from_url(er.url)
