@@ -10,7 +10,9 @@ for the team (going out first and the partner's place both count; a bonus for wi
 ``win_weight``, won no more deals over 1000 duplicate deals: bench/RESULTS.md). The rule of thumb's
 choice stays unless another is better on those deals by a margin and by ``z`` standard errors of the
 difference: with a few deals a noisy candidate would otherwise win (the max of noisy means), and that
-lost most deals against the heuristic in trials. More samples are spent when fewer cards are in play (shorter
+lost most deals against the heuristic in trials. Nor does it bomb where the rule of thumb would not:
+judged on the real hands (bench/strong_candidates.py), those departures lost, uniform deals of the unseen
+cards overrate a bomb. More samples are spent when fewer cards are in play (shorter
 rollouts), within a fixed budget of rollout work, so a decision stays fast and, being seeded from the
 seed and the view only, reproducible. Returns and next-deal are the heuristic's.
 """
@@ -46,6 +48,10 @@ class StrongBot(HeuristicBot):
     z = 2.0
     #: a bonus for winning the deal on top of its upgrade (1-3 levels); 0: the upgrade alone
     win_weight = 0
+    #: may the search bomb where the rule of thumb would not? Judged on the real hands, such
+    #: departures lost levels and deals (bench/strong_candidates.py): the sampled deals, dealt
+    #: uniformly, overrate a bomb
+    bomb_departures = False
 
     def __init__(self, seed: int | str | None = None) -> None:
         super().__init__(seed)
@@ -65,17 +71,12 @@ class StrongBot(HeuristicBot):
         action = decision.action
         if action["type"] == "play" and len(action["cards"]) == len(ctx.hand):
             return decision  # going out is never wrong
-        cands = self._alternatives(ctx, action)
+        cands = self.candidates(ctx, action)
         if len(cands) < 2:
             return decision
-        in_play = max(1, sum(ctx.counts))
-        samples = max(self.min_samples, min(self.max_samples, self.budget // (len(cands) * in_play)))
+        samples = self.samples_for(ctx, len(cands))
         scores = self.evaluate(ctx, cands, samples)
-        best, best_gain = 0, 0.0
-        for k in range(1, len(cands)):
-            gain, se = compare(scores[0], scores[k])
-            if gain >= self.margin and gain >= self.z * se and gain > best_gain:
-                best, best_gain = k, gain
+        best = self.pick(scores)
         if best == 0 or not self._legal(ctx, cands[best]):
             return decision
         means = [sum(sc) / len(sc) for sc in scores]
@@ -84,6 +85,27 @@ class StrongBot(HeuristicBot):
                    "把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方平均{mean:+.2f}级，"
                    "常规打法是{other:+.2f}级）")
         return Decision.said(cands[best], ctx.say(why, samples=samples, mean=means[best], other=means[0]))
+
+    def candidates(self, ctx: Context, action: Action) -> list[Action]:
+        """The rule of thumb's ``action`` first, then the alternatives the search may choose."""
+        cands = self._alternatives(ctx, action)
+        if not self.bomb_departures and not is_bomb(action):
+            cands = [a for a in cands if not is_bomb(a)]
+        return cands
+
+    def samples_for(self, ctx: Context, n_cands: int) -> int:
+        """Sampled deals per candidate: more when fewer cards are in play, within ``budget``."""
+        in_play = max(1, sum(ctx.counts))
+        return max(self.min_samples, min(self.max_samples, self.budget // (n_cands * in_play)))
+
+    def pick(self, scores: list[list[int]]) -> int:
+        """The candidate to play (0: the rule of thumb's), from their scores on the same deals."""
+        best, best_gain = 0, 0.0
+        for k in range(1, len(scores)):
+            gain, se = compare(scores[0], scores[k])
+            if gain >= self.margin and gain >= self.z * se and gain > best_gain:
+                best, best_gain = k, gain
+        return best
 
     def evaluate(self, ctx: Context, cands: list[Action], samples: int) -> list[list[int]]:
         """Each candidate's ``value`` for this seat's team on each sampled deal (the same deals for all)."""
@@ -136,4 +158,9 @@ class StrongBot(HeuristicBot):
         return upgrade + (self.win_weight if upgrade > 0 else -self.win_weight)
 
 
-__all__ = ["StrongBot"]
+def is_bomb(action: Action) -> bool:
+    """A bomb of any tier (four of a kind and up, straight flush, the four jokers)."""
+    return action["type"] == "play" and tier_of(action["kind"], len(action["cards"])) > 0
+
+
+__all__ = ["StrongBot", "is_bomb"]

@@ -13,11 +13,12 @@ from collections import Counter
 import pytest
 from test_bots import make_view, played_cards
 
-from engine.bots import BOTS, StrongBot, make_bot
+from engine.bots import BOTS, HeuristicBot, StrongBot, make_bot
 from engine.bots.heuristic import Context
 from engine.bots.memory import Memory
 from engine.bots.rollout import FastDeal, P
 from engine.bots.sampler import Constraints
+from engine.bots.strong import is_bomb
 from engine.cards import parse_cards, wild_card
 from engine.game import Game
 from engine.rules import Rules
@@ -98,6 +99,33 @@ def test_strong_is_deterministic_for_a_seed():
 
     assert run(1) == run(1)
 
+
+
+def test_the_search_bombs_only_where_the_rule_of_thumb_does():
+    """Judged on the real hands, the search's bombs where the rule of thumb passed or played lost
+    (bench/strong_candidates.py): they are no longer among its alternatives, unless asked for."""
+    rule = HeuristicBot()
+    rule.search_cards = 0
+    keen = Quick()
+    keen.bomb_departures = True
+    filtered = 0
+    for n in range(4):
+        game = Game.new(f"strong-bombs:{n}")
+        bots = [Quick(seed=n), make_bot("heuristic"), Quick(seed=n), make_bot("heuristic")]
+        while game.phase == "play":
+            seat = game.turn
+            view = game.view(seat)
+            action = bots[seat].choose(view)
+            if seat % 2 == 0:
+                usual = rule.choose(view)
+                if not is_bomb(usual):
+                    assert not is_bomb(action)
+                    ctx = Context(view)
+                    mine = bots[seat].candidates(ctx, usual)
+                    assert not any(is_bomb(a) for a in mine)
+                    filtered += any(is_bomb(a) for a in keen.candidates(ctx, usual))
+            game.apply(seat, action)
+    assert filtered > 0  # the bombs were there to be left out
 
 def _searched_position(seed):
     """A real mid-deal position where the strong bot weighs several candidates (its seat to act)."""

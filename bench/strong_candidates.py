@@ -1,0 +1,172 @@
+"""How well the strong bot's sampled deals predict what its candidates are really worth.
+
+Run: python bench/strong_candidates.py [--deals N] [--seed S] [--samples K]
+
+Plays seeded deals with the heuristic at all four seats. At every play decision of seats 0 and 2 the
+strong bot's candidates (bombs included) are scored twice: by the bot's own search on ``K`` sampled
+deals of the unseen cards (what it sees), and on the real hands, each candidate followed by the rule of
+thumb at all four seats (what it is worth against players like the arena's). It prints:
+
+- how closely the search's estimate of a candidate against the rule of thumb's choice follows its real
+  worth (correlation, in levels and in deals won), by lead or follow and by cards still in play, and how
+  often another candidate changes who wins the deal on the real hands;
+- the bot's own choice rule (``StrongBot.candidates``, ``samples_for``, ``pick``) replayed on these
+  decisions, with and without bomb departures: departures a deal and what they are worth, by kind;
+- the best candidate on the real hands, decision by decision: what a search that saw the cards could win.
+
+``bench/strong_departures.py`` follows the bot's departures as played; this weighs every candidate of
+every decision, so a change to the choice rule can be judged on the same data in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+from strong_departures import mean_se, play_out, rule_of_thumb
+
+from engine.bots import make_bot
+from engine.bots.heuristic import Context
+from engine.bots.strong import StrongBot, is_bomb
+from engine.game import Game
+
+PHASES = ((0, 26), (27, 53), (54, 80), (81, 108))
+
+
+@dataclass
+class Decision:
+    """One decision: its candidates' scores on the sampled deals and their real worth."""
+
+    in_play: int
+    lead: bool
+    kinds: list[str]  # pass / play / bomb per candidate
+    samples: list[int]  # what the bot would sample, without and with bomb candidates
+    est: list[list[int]]
+    real: list[int]
+
+
+def kind_of(action: dict) -> str:
+    return "pass" if action["type"] == "pass" else "bomb" if is_bomb(action) else "play"
+
+
+def collect(deals: int, seed: str, samples: int) -> list[Decision]:
+    base = rule_of_thumb()
+    cont = rule_of_thumb().choose
+    search = StrongBot(seed=seed)
+    search.bomb_departures = True
+    usual = StrongBot(seed=seed)
+    out: list[Decision] = []
+    for g in range(deals):
+        game = Game.new(f"candidates:{seed}:{g}")
+        players = [make_bot("heuristic", seed=s) for s in range(4)]
+        while game.phase == "play":
+            seat = game.turn
+            view = game.view(seat)
+            if seat % 2 == 0:
+                ctx = Context(view)
+                ctx.explain = False
+                action = base.decide(view).action
+                if not (action["type"] == "play" and len(action["cards"]) == len(ctx.hand)):
+                    cands = search.candidates(ctx, action)
+                    if len(cands) >= 2:
+                        hands = [game.hand(s) for s in range(4)]
+                        n_usual = len(usual.candidates(ctx, action))
+                        out.append(Decision(
+                            sum(ctx.counts), ctx.top is None, [kind_of(a) for a in cands],
+                            [usual.samples_for(ctx, n_usual), search.samples_for(ctx, len(cands))],
+                            search.evaluate(ctx, cands, samples),
+                            [play_out(view, hands, a, cont) for a in cands]))
+            game.apply(seat, players[seat].choose(view))
+    return out
+
+
+def correlation(xs: list[float], ys: list[float]) -> float:
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sx = sum((x - mx) ** 2 for x in xs)
+    sy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sx * sy) if sx and sy else 0.0
+
+
+def won(upgrade: int) -> int:
+    return int(upgrade > 0)
+
+
+def phase_of(in_play: int) -> str:
+    lo, hi = next(p for p in PHASES if p[0] <= in_play <= p[1])
+    return f"{lo}-{hi}"
+
+
+def report_estimates(data: list[Decision]) -> None:
+    groups: dict[tuple[str, str], list[tuple[float, int, float, int]]] = defaultdict(list)
+    for d in data:
+        means = [sum(s) / len(s) for s in d.est]
+        wins = [sum(x > 0 for x in s) / len(s) for s in d.est]
+        for k in range(1, len(d.real)):
+            row = (means[k] - means[0], d.real[k] - d.real[0],
+                   wins[k] - wins[0], won(d.real[k]) - won(d.real[0]))
+            groups[("lead" if d.lead else "follow", phase_of(d.in_play))].append(row)
+            groups[("all", "")].append(row)
+    print("estimate against real worth (each alternative against the rule of thumb's choice):")
+    print("  decision  in play   pairs  corr levels  corr deals won  real winner changes")
+    for (what, phase), rows in sorted(groups.items()):
+        est_l, real_l, est_w, real_w = zip(*rows, strict=True)
+        flips = sum(1 for x in real_w if x) / len(rows)
+        print(f"  {what:8s}  {phase:7s}  {len(rows):6d}  {correlation(est_l, real_l):+11.3f}"
+              f"  {correlation(est_w, real_w):+14.3f}  {flips:19.0%}")
+
+
+def replay_rule(data: list[Decision], deals: int, bombs: bool) -> None:
+    bot = StrongBot()
+    bot.bomb_departures = bombs
+    levels: list[int] = []
+    wins: list[int] = []
+    kinds: dict[str, list[int]] = defaultdict(list)
+    for d in data:
+        keep = [k for k in range(len(d.real)) if bombs or d.kinds[0] == "bomb" or d.kinds[k] != "bomb"]
+        if len(keep) < 2:
+            continue
+        n = d.samples[1] if bombs else d.samples[0]
+        k = keep[bot.pick([d.est[i][:n] for i in keep])]
+        if k:
+            levels.append(d.real[k] - d.real[0])
+            wins.append(won(d.real[k]) - won(d.real[0]))
+            kinds[f"{'lead' if d.lead else 'follow'} {d.kinds[0]}->{d.kinds[k]}"].append(wins[-1])
+    lv, lv_se = mean_se(levels)
+    wn, wn_se = mean_se(wins)
+    name = "bomb departures allowed" if bombs else "no bomb departures (default)"
+    print(f"the bot's rule, {name}: {len(levels) / deals:.2f} departures a deal; a departure is worth "
+          f"{lv:+.3f} levels (SE {lv_se:.3f}), {wn:+.3f} deals won (SE {wn_se:.3f}); "
+          f"a deal: {sum(levels) / deals:+.3f} levels, {sum(wins) / deals:+.3f} deals won")
+    for kind, ws in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+        m, se = mean_se(ws)
+        print(f"    {kind:22s} {len(ws):5d} departures, {m:+.3f} deals won each (SE {se:.3f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--samples", type=int, default=30, help="sampled deals per candidate (the bot's maximum)")
+    args = ap.parse_args()
+    t0 = time.process_time()
+    data = collect(args.deals, args.seed, args.samples)
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
+    print(f"{args.deals} deals (seed {args.seed}), {len(data)} decisions of seats 0 and 2 with alternatives, "
+          f"{args.samples} sampled deals per candidate")
+    report_estimates(data)
+    replay_rule(data, args.deals, bombs=False)
+    replay_rule(data, args.deals, bombs=True)
+    best = sum(won(max(d.real)) - won(d.real[0]) for d in data)
+    print(f"the best candidate on the real hands, decision by decision: {best / args.deals:+.3f} deals won a "
+          f"deal (each decision alone; they do not add up to whole deals)")
+    print(f"CPU time {time.process_time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
