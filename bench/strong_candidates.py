@@ -15,7 +15,9 @@ thumb at all four seats (what it is worth against players like the arena's). It 
 - the best candidate on the real hands, decision by decision: what a search that saw the cards could win.
 
 ``bench/strong_departures.py`` follows the bot's departures as played; this weighs every candidate of
-every decision, so a change to the choice rule can be judged on the same data in seconds.
+every decision. It ranks kinds of departures; it does not predict whole deals (one decision followed by
+the rule of thumb is not how a deal goes on when the bot departs again and again): a rule it judged
+better lost over 1000 arena deals (bench/RESULTS.md). The arena decides.
 """
 
 from __future__ import annotations
