@@ -11,7 +11,7 @@ thumb at all four seats (what it is worth against players like the arena's). It 
   worth (correlation, in levels and in deals won), by lead or follow and by cards still in play, and how
   often another candidate changes who wins the deal on the real hands;
 - the bot's own choice rule (``StrongBot.candidates``, ``samples_for``, ``pick``) replayed on these
-  decisions, with and without bomb departures: departures a deal and what they are worth, by kind;
+  decisions, as it is and with bomb departures allowed: departures a deal and what they are worth, by kind;
 - the best candidate on the real hands, decision by decision: what a search that saw the cards could win.
 
 ``bench/strong_departures.py`` follows the bot's departures as played; this weighs every candidate of
@@ -46,7 +46,8 @@ class Decision:
     in_play: int
     lead: bool
     kinds: list[str]  # pass / play / bomb per candidate
-    samples: list[int]  # what the bot would sample, without and with bomb candidates
+    usual: list[int]  # the candidates the bot as it is weighs (without bomb departures), by index
+    samples: list[int]  # what the bot would sample, as it is and with bomb departures
     est: list[list[int]]
     real: list[int]
 
@@ -76,10 +77,11 @@ def collect(deals: int, seed: str, samples: int) -> list[Decision]:
                     cands = search.candidates(ctx, action)
                     if len(cands) >= 2:
                         hands = [game.hand(s) for s in range(4)]
-                        n_usual = len(usual.candidates(ctx, action))
+                        mine = usual.candidates(ctx, action)
                         out.append(Decision(
                             sum(ctx.counts), ctx.top is None, [kind_of(a) for a in cands],
-                            [usual.samples_for(ctx, n_usual), search.samples_for(ctx, len(cands))],
+                            [k for k, a in enumerate(cands) if a in mine],
+                            [usual.samples_for(ctx, len(mine)), search.samples_for(ctx, len(cands))],
                             search.evaluate(ctx, cands, samples),
                             [play_out(view, hands, a, cont) for a in cands]))
             game.apply(seat, players[seat].choose(view))
@@ -130,7 +132,7 @@ def replay_rule(data: list[Decision], deals: int, bombs: bool) -> None:
     wins: list[int] = []
     kinds: dict[str, list[int]] = defaultdict(list)
     for d in data:
-        keep = [k for k in range(len(d.real)) if bombs or d.kinds[0] == "bomb" or d.kinds[k] != "bomb"]
+        keep = list(range(len(d.real))) if bombs else d.usual
         if len(keep) < 2:
             continue
         n = d.samples[1] if bombs else d.samples[0]
@@ -141,7 +143,8 @@ def replay_rule(data: list[Decision], deals: int, bombs: bool) -> None:
             kinds[f"{'lead' if d.lead else 'follow'} {d.kinds[0]}->{d.kinds[k]}"].append(wins[-1])
     lv, lv_se = mean_se(levels)
     wn, wn_se = mean_se(wins)
-    name = "bomb departures allowed" if bombs else "no bomb departures (default)"
+    name = "bomb departures allowed" if bombs else (
+        f"as it is (bomb departures {'allowed' if StrongBot.bomb_departures else 'left out'})")
     print(f"the bot's rule, {name}: {len(levels) / deals:.2f} departures a deal; a departure is worth "
           f"{lv:+.3f} levels (SE {lv_se:.3f}), {wn:+.3f} deals won (SE {wn_se:.3f}); "
           f"a deal: {sum(levels) / deals:+.3f} levels, {sum(wins) / deals:+.3f} deals won")

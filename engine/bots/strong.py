@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from ..plays import Play
 from .base import Action, View
 from .hand import decompose, tier_of
 from .heuristic import Context, Decision, HeuristicBot
@@ -159,8 +160,8 @@ class StrongBot(HeuristicBot):
 
 
 def is_bomb(action: Action) -> bool:
-    """A bomb of any tier (four of a kind and up, straight flush, the four jokers)."""
-    return action["type"] == "play" and tier_of(action["kind"], len(action["cards"])) > 0
+    """A play of the bomb class (``Play.is_bomb``: bombs, straight flushes, the joker bomb)."""
+    return action["type"] == "play" and Play(action["kind"], action["value"], ()).is_bomb
 
 
 __all__ = ["StrongBot", "is_bomb"]

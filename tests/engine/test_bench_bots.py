@@ -23,7 +23,8 @@ def test_strong_candidates_weighs_every_candidate_and_replays_the_bot_s_rule() -
     decisions = int(re.search(r"2 deals \(seed 7\), (\d+) decisions", out).group(1))
     assert decisions > 10
     assert re.search(r"^  all +(\d+) +[+-]\d\.\d{3} +[+-]\d\.\d{3} +\d+%$", out, re.M)
-    assert "no bomb departures (default)" in out and "bomb departures allowed" in out
+    assert "the bot's rule, as it is (bomb departures left out)" in out
+    assert "the bot's rule, bomb departures allowed" in out
     assert "the best candidate on the real hands" in out
 
 

@@ -100,7 +100,6 @@ def test_strong_is_deterministic_for_a_seed():
     assert run(1) == run(1)
 
 
-
 def test_the_search_bombs_only_where_the_rule_of_thumb_does():
     """Judged on the real hands, the search's bombs where the rule of thumb passed or played lost
     (bench/strong_candidates.py): they are no longer among its alternatives, unless asked for."""
@@ -126,6 +125,7 @@ def test_the_search_bombs_only_where_the_rule_of_thumb_does():
                     filtered += any(is_bomb(a) for a in keen.candidates(ctx, usual))
             game.apply(seat, action)
     assert filtered > 0  # the bombs were there to be left out
+
 
 def _searched_position(seed):
     """A real mid-deal position where the strong bot weighs several candidates (its seat to act)."""

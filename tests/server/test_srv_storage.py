@@ -37,7 +37,6 @@ async def test_every_key_of_a_room_and_a_process_expires(server, aredis) -> None
         await c.close()
 
 
-
 async def test_an_ai_seat_s_secret_lives_as_long_as_its_room(server, aredis) -> None:
     """The room of an AI's secret is refreshed with the room on every change: a room kept alive past
     ``room_ttl`` by its play still lets its AI come back."""
@@ -51,6 +50,7 @@ async def test_an_ai_seat_s_secret_lives_as_long_as_its_room(server, aredis) -> 
     assert await aredis.pttl(ai_keys[0]) > store.ttl_ms - 60_000
     for c in clients:
         await c.close()
+
 
 def test_the_embedded_redis_has_a_memory_cap_and_evicts_nothing(tmp_path: Path) -> None:
     with EmbeddedRedis(tmp_path, maxmemory="64mb") as er:
