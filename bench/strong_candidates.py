@@ -1,6 +1,6 @@
 """How well the strong bot's sampled deals predict what its candidates are really worth.
 
-Run: python bench/strong_candidates.py [--deals N] [--seed S] [--samples K]
+Run: python bench/strong_candidates.py [--deals N] [--seed S] [--samples K] [--estimate HOW]
 
 Plays seeded deals with the heuristic at all four seats. At every play decision of seats 0 and 2 the
 strong bot's candidates (bombs included) are scored twice: by the bot's own search on ``K`` sampled
@@ -14,6 +14,11 @@ thumb at all four seats (what it is worth against players like the arena's). It 
   decisions, as it is and with bomb departures allowed: departures a deal and what they are worth, by kind;
 - the best candidate on the real hands, decision by decision: what a search that saw the cards could win.
 
+``--estimate`` says what the estimate is, to tell the search's two sources of error apart: ``search``
+(the bot's own: fast rollouts on sampled deals), ``fast-real`` (one fast rollout on the real hands: the
+rollout policy's own error, no sampling), ``rule-sampled`` (the rule of thumb playing out each sampled
+deal: the sampling's error, with the arena's own policy; about 40 times slower).
+
 ``bench/strong_departures.py`` follows the bot's departures as played; this weighs every candidate of
 every decision. It ranks kinds of departures; it does not predict whole deals (one decision followed by
 the rule of thumb is not how a deal goes on when the bot departs again and again): a rule it judged
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+import random
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -32,9 +38,14 @@ from dataclasses import dataclass
 from strong_departures import mean_se, play_out, rule_of_thumb
 
 from engine.bots import make_bot
+from engine.bots.base import Action, View
 from engine.bots.heuristic import Context
+from engine.bots.sampler import Constraints
+from engine.bots.search import view_seed
 from engine.bots.strong import StrongBot, is_bomb
 from engine.game import Game
+
+ESTIMATES = ("search", "fast-real", "rule-sampled")
 
 PHASES = ((0, 26), (27, 53), (54, 80), (81, 108))
 
@@ -56,7 +67,36 @@ def kind_of(action: dict) -> str:
     return "pass" if action["type"] == "pass" else "bomb" if is_bomb(action) else "play"
 
 
-def collect(deals: int, seed: str, samples: int) -> list[Decision]:
+class RealHands(Constraints):
+    """The "sampled" deal is the real one: the fast rollouts' error without the sampling's."""
+
+    def __init__(self, hands: list[list[int]]) -> None:
+        self.hands = hands
+
+    def sample(self, hand: list[int], rng: random.Random) -> list[list[int]]:
+        return [list(h) for h in self.hands]
+
+
+def estimate(bot: StrongBot, ctx: Context, hands: list[list[int]], cands: list[Action], samples: int,
+             how: str) -> list[list[int]]:
+    """Each candidate's scores on the deals ``how`` says (the same deals for every candidate)."""
+    if how == "search":
+        return bot.evaluate(ctx, cands, samples)
+    if how == "fast-real":
+        return bot.evaluate(ctx, cands, 1, RealHands(hands))
+    cont = rule_of_thumb().choose
+    view: View = ctx.view
+    cons = Constraints(view, ctx.memory.unseen)
+    rng = random.Random(view_seed(view, "candidates:rule-sampled"))
+    scores: list[list[int]] = [[] for _ in cands]
+    for _ in range(samples):
+        deal = cons.sample(ctx.hand, rng)
+        for k, a in enumerate(cands):
+            scores[k].append(bot.value(play_out(view, deal, a, cont)))
+    return scores
+
+
+def collect(deals: int, seed: str, samples: int, how: str = "search") -> list[Decision]:
     base = rule_of_thumb()
     cont = rule_of_thumb().choose
     search = StrongBot(seed=seed)
@@ -82,7 +122,7 @@ def collect(deals: int, seed: str, samples: int) -> list[Decision]:
                             sum(ctx.counts), ctx.top is None, [kind_of(a) for a in cands],
                             [k for k, a in enumerate(cands) if a in mine],
                             [usual.samples_for(ctx, len(mine)), search.samples_for(ctx, len(cands))],
-                            search.evaluate(ctx, cands, samples),
+                            estimate(search, ctx, hands, cands, samples, how),
                             [play_out(view, hands, a, cont) for a in cands]))
             game.apply(seat, players[seat].choose(view))
     return out
@@ -158,12 +198,15 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--seed", default="1")
     ap.add_argument("--samples", type=int, default=30, help="sampled deals per candidate (the bot's maximum)")
+    ap.add_argument("--estimate", choices=ESTIMATES, default="search",
+                    help="the bot's search, fast rollouts on the real hands, or the rule of thumb on "
+                    "sampled deals")
     args = ap.parse_args()
     t0 = time.process_time()
-    data = collect(args.deals, args.seed, args.samples)
+    data = collect(args.deals, args.seed, args.samples, args.estimate)
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
     print(f"{args.deals} deals (seed {args.seed}), {len(data)} decisions of seats 0 and 2 with alternatives, "
-          f"{args.samples} sampled deals per candidate")
+          f"{args.samples} sampled deals per candidate, estimate: {args.estimate}")
     report_estimates(data)
     replay_rule(data, args.deals, bombs=False)
     replay_rule(data, args.deals, bombs=True)

@@ -108,14 +108,17 @@ class StrongBot(HeuristicBot):
                 best, best_gain = k, gain
         return best
 
-    def evaluate(self, ctx: Context, cands: list[Action], samples: int) -> list[list[int]]:
-        """Each candidate's ``value`` for this seat's team on each sampled deal (the same deals for all)."""
+    def evaluate(self, ctx: Context, cands: list[Action], samples: int,
+                 cons: Constraints | None = None) -> list[list[int]]:
+        """Each candidate's ``value`` for this seat's team on each sampled deal (the same deals for all);
+        ``cons`` deals them (by default: uniformly, consistent with the view)."""
         view = ctx.view
         seat = ctx.seat
         team = seat % 2
         level = ctx.level
         rng = random.Random(view_seed(view, f"strong:{self.seed}"))
-        cons = Constraints(view, ctx.memory.unseen)
+        if cons is None:
+            cons = Constraints(view, ctx.memory.unseen)
         top = None
         if ctx.top is not None:
             t = ctx.top

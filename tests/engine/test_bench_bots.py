@@ -32,3 +32,11 @@ def test_strong_departures_judges_the_departures_on_the_real_hands() -> None:
     out = _run("strong_departures.py", "--deals", "1", "--continuation", "rule")
     assert re.search(r"decisions of seats 0 and 2: [1-9]\d*; departures: \d+", out)
     assert "worth of a departure" in out
+
+
+def test_strong_candidates_tells_the_rollouts_error_from_the_sampling_s() -> None:
+    for how, samples in (("fast-real", "4"), ("rule-sampled", "2")):
+        out = _run("strong_candidates.py", "--deals", "1", "--samples", samples, "--seed", "7",
+                   "--estimate", how)
+        assert f"estimate: {how}" in out
+        assert re.search(r"^  all +(\d+) +[+-]\d\.\d{3} +[+-]\d\.\d{3} +\d+%$", out, re.M)
