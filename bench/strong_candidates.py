@@ -17,7 +17,9 @@ thumb at all four seats (what it is worth against players like the arena's). It 
 ``--estimate`` says what the estimate is, to tell the search's two sources of error apart: ``search``
 (the bot's own: fast rollouts on sampled deals), ``fast-real`` (one fast rollout on the real hands: the
 rollout policy's own error, no sampling), ``rule-sampled`` (the rule of thumb playing out each sampled
-deal: the sampling's error, with the arena's own policy; about 40 times slower).
+deal: the sampling's error, with the arena's own policy; about 40 times slower), ``search-read`` (the
+bot's search on deals resampled by how well they explain the other seats' actions: ``hand_reading.py``;
+``--particles``, ``--miss``; ``search`` with the same ``--samples`` is its uniform counterpart).
 
 ``bench/strong_departures.py`` follows the bot's departures as played; this weighs every candidate of
 every decision. It ranks kinds of departures; it does not predict whole deals (one decision followed by
@@ -33,8 +35,9 @@ import platform
 import random
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from hand_reading import ReadDeals, Story
 from strong_departures import mean_se, play_out, rule_of_thumb
 
 from engine.bots import make_bot
@@ -45,7 +48,7 @@ from engine.bots.search import view_seed
 from engine.bots.strong import StrongBot, is_bomb
 from engine.game import Game
 
-ESTIMATES = ("search", "fast-real", "rule-sampled")
+ESTIMATES = ("search", "fast-real", "rule-sampled", "search-read")
 
 PHASES = ((0, 26), (27, 53), (54, 80), (81, 108))
 
@@ -67,6 +70,16 @@ def kind_of(action: dict) -> str:
     return "pass" if action["type"] == "pass" else "bomb" if is_bomb(action) else "play"
 
 
+@dataclass
+class Reading:
+    """How ``search-read`` reads the hidden hands (``hand_reading.ReadDeals``), and the reads' effective
+    sample sizes."""
+
+    particles: int = 60
+    miss: float = 0.3
+    ess: list[float] = field(default_factory=list)
+
+
 class RealHands(Constraints):
     """The "sampled" deal is the real one: the fast rollouts' error without the sampling's."""
 
@@ -78,16 +91,21 @@ class RealHands(Constraints):
 
 
 def estimate(bot: StrongBot, ctx: Context, hands: list[list[int]], cands: list[Action], samples: int,
-             how: str) -> list[list[int]]:
+             how: str, story: Story, reading: Reading) -> list[list[int]]:
     """Each candidate's scores on the deals ``how`` says (the same deals for every candidate)."""
+    view: View = ctx.view
+    rng = random.Random(view_seed(view, f"candidates:{how}"))
     if how == "search":
         return bot.evaluate(ctx, cands, samples)
     if how == "fast-real":
         return bot.evaluate(ctx, cands, 1, RealHands(hands))
+    if how == "search-read":
+        read = ReadDeals(view, ctx.memory.unseen, story, rng, particles=reading.particles, keep=samples,
+                         miss=reading.miss)
+        reading.ess.append(read.ess)
+        return bot.evaluate(ctx, cands, samples, read)
     cont = rule_of_thumb().choose
-    view: View = ctx.view
     cons = Constraints(view, ctx.memory.unseen)
-    rng = random.Random(view_seed(view, "candidates:rule-sampled"))
     scores: list[list[int]] = [[] for _ in cands]
     for _ in range(samples):
         deal = cons.sample(ctx.hand, rng)
@@ -96,7 +114,9 @@ def estimate(bot: StrongBot, ctx: Context, hands: list[list[int]], cands: list[A
     return scores
 
 
-def collect(deals: int, seed: str, samples: int, how: str = "search") -> list[Decision]:
+def collect(deals: int, seed: str, samples: int, how: str = "search",
+            reading: Reading | None = None) -> list[Decision]:
+    reading = reading or Reading()
     base = rule_of_thumb()
     cont = rule_of_thumb().choose
     search = StrongBot(seed=seed)
@@ -106,6 +126,7 @@ def collect(deals: int, seed: str, samples: int, how: str = "search") -> list[De
     for g in range(deals):
         game = Game.new(f"candidates:{seed}:{g}")
         players = [make_bot("heuristic", seed=s) for s in range(4)]
+        story = Story([list(game.hand(s)) for s in range(4)], game.turn)
         while game.phase == "play":
             seat = game.turn
             view = game.view(seat)
@@ -122,9 +143,11 @@ def collect(deals: int, seed: str, samples: int, how: str = "search") -> list[De
                             sum(ctx.counts), ctx.top is None, [kind_of(a) for a in cands],
                             [k for k, a in enumerate(cands) if a in mine],
                             [usual.samples_for(ctx, len(mine)), search.samples_for(ctx, len(cands))],
-                            estimate(search, ctx, hands, cands, samples, how),
+                            estimate(search, ctx, hands, cands, samples, how, story, reading),
                             [play_out(view, hands, a, cont) for a in cands]))
-            game.apply(seat, players[seat].choose(view))
+            act = players[seat].choose(view)
+            story.actions.append((seat, act))
+            game.apply(seat, act)
     return out
 
 
@@ -200,13 +223,21 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=30, help="sampled deals per candidate (the bot's maximum)")
     ap.add_argument("--estimate", choices=ESTIMATES, default="search",
                     help="the bot's search, fast rollouts on the real hands, or the rule of thumb on "
-                    "sampled deals")
+                    "sampled deals, or the search on read deals")
+    ap.add_argument("--particles", type=int, default=60,
+                    help="search-read: uniform deals weighed per decision")
+    ap.add_argument("--miss", type=float, default=0.3,
+                    help="search-read: weight factor per unpredicted action")
     args = ap.parse_args()
     t0 = time.process_time()
-    data = collect(args.deals, args.seed, args.samples, args.estimate)
+    reading = Reading(args.particles, args.miss)
+    data = collect(args.deals, args.seed, args.samples, args.estimate, reading)
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
     print(f"{args.deals} deals (seed {args.seed}), {len(data)} decisions of seats 0 and 2 with alternatives, "
           f"{args.samples} sampled deals per candidate, estimate: {args.estimate}")
+    if reading.ess:
+        print(f"read deals: {args.particles} weighed per decision, a miss weighs {args.miss}; "
+              f"effective sample size {sum(reading.ess) / len(reading.ess):.1f} on average")
     report_estimates(data)
     replay_rule(data, args.deals, bombs=False)
     replay_rule(data, args.deals, bombs=True)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -35,8 +36,48 @@ def test_strong_departures_judges_the_departures_on_the_real_hands() -> None:
 
 
 def test_strong_candidates_tells_the_rollouts_error_from_the_sampling_s() -> None:
-    for how, samples in (("fast-real", "4"), ("rule-sampled", "2")):
+    for how, samples in (("fast-real", "4"), ("rule-sampled", "2"), ("search-read", "4")):
         out = _run("strong_candidates.py", "--deals", "1", "--samples", samples, "--seed", "7",
-                   "--estimate", how)
+                   "--estimate", how, "--particles", "8")
         assert f"estimate: {how}" in out
         assert re.search(r"^  all +(\d+) +[+-]\d\.\d{3} +[+-]\d\.\d{3} +\d+%$", out, re.M)
+    ess = float(re.search(r"effective sample size (\d+\.\d)", out).group(1))
+    assert 1.0 <= ess <= 8.0
+
+
+def test_the_real_hands_explain_the_others_play_better_than_sampled_ones() -> None:
+    """The read's premise (bench/hand_reading.py): the fast policy predicts the heuristic's actions
+    better on the hands it really held than on uniformly dealt ones."""
+    sys.path.insert(0, str(BENCH))
+    from hand_reading import Story, misses
+
+    from engine.bots import make_bot
+    from engine.bots.heuristic import Context
+    from engine.bots.sampler import Constraints
+    from engine.game import Game
+
+    real_total, sampled_total = 0, 0.0
+    for g in range(3):
+        game = Game.new(f"read:{g}")
+        players = [make_bot("heuristic", seed=s) for s in range(4)]
+        story = Story([list(game.hand(s)) for s in range(4)], game.turn)
+        while len(story.actions) < 40:
+            s = game.turn
+            action = players[s].choose(game.view(s))
+            story.actions.append((s, action))
+            game.apply(s, action)
+        seat = game.turn
+        view = game.view(seat)
+        played: list[list[int]] = [[], [], [], []]
+        for s, a in story.actions:
+            if a["type"] == "play":
+                played[s].extend(int(c) for c in a["cards"])
+        cons = Constraints(view, Context(view).memory.unseen)
+        rng = random.Random(g)
+        real_total += misses(story.start, story, view["level"], seat)
+        for _ in range(20):
+            deal = cons.sample(view["hand"], rng)
+            start = [story.start[s] if s == seat else deal[s] + played[s] for s in range(4)]
+            assert sorted(sum(start, [])) == sorted(sum(story.start, []))  # the same cards, dealt otherwise
+            sampled_total += misses(start, story, view["level"], seat) / 20
+    assert real_total < 0.8 * sampled_total
