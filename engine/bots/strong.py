@@ -8,7 +8,8 @@ candidate out to the end of the deal with the fast plan-following policy (``roll
 all four seats. Every candidate meets the same sampled deals, scored first by whether the team wins
 the deal and then by the upgrade it ends with (``win_weight``: a deal won is worth 100, a level 1).
 Scored by the upgrade alone, the bot won as many deals as the heuristic over 1000 duplicate deals;
-scored by the deal won it wins more, at about the same levels a deal (bench/RESULTS.md). The rule of thumb's
+scored by the deal won it wins more, with smaller wins (about the heuristic's levels a deal, where the
+upgrade-scored bot gained a little: bench/RESULTS.md). The rule of thumb's
 choice stays unless another is better on those deals by a margin and by ``z`` standard errors of the
 difference: with a few deals a noisy candidate would otherwise win (the max of noisy means), and that
 lost most deals against the heuristic in trials. Nor does it bomb where the rule of thumb would not:
