@@ -5,18 +5,16 @@ few alternatives from its plans (the other planned leads; pass, the cheapest and
 the cheapest bomb when following), deals the unseen cards at random consistent with what this seat
 has seen (``sampler.Constraints``: counts, cards played, tribute and return cards), and plays each
 candidate out to the end of the deal with the fast plan-following policy (``rollout.FastDeal``) at
-all four seats. Every candidate meets the same sampled deals, scored first by whether the team wins
-the deal and then by the upgrade it ends with (``win_weight``: a deal won is worth 100, a level 1).
-Scored by the upgrade alone, the bot won as many deals as the heuristic over 1000 duplicate deals;
-scored by the deal won it wins more, with smaller wins (about the heuristic's levels a deal, where the
-upgrade-scored bot gained a little: bench/RESULTS.md). The rule of thumb's
-choice stays unless another is better on those deals by a margin and by ``z`` standard errors of the
-difference: with a few deals a noisy candidate would otherwise win (the max of noisy means), and that
-lost most deals against the heuristic in trials. Nor does it bomb where the rule of thumb would not:
-judged on the real hands (bench/strong_candidates.py), those departures lost, uniform deals of the unseen
-cards overrate a bomb. More samples are spent when fewer cards are in play (shorter
-rollouts), within a fixed budget of rollout work, so a decision stays fast and, being seeded from the
-seed and the view only, reproducible. Returns and next-deal are the heuristic's.
+all four seats. Every candidate meets the same sampled deals, scored by the upgrade they end with for
+the team (``win_weight`` adds a value for winning the deal: at 100, the deal won first, the bot won more
+duplicate deals against the heuristic but gained fewer levels and fewer whole matches: bench/RESULTS.md).
+The rule of thumb's choice stays unless another is better on those deals by a margin and by ``z``
+standard errors of the difference: with a few deals a noisy candidate would otherwise win (the max
+of noisy means), and that lost most deals against the heuristic in trials. Nor does it bomb where the
+rule of thumb would not: judged on the real hands (bench/strong_candidates.py), those departures
+lost, uniform deals of the unseen cards overrate a bomb. More samples are spent when fewer cards are
+in play (shorter rollouts), within a fixed budget of rollout work, so a decision stays fast and, being
+seeded from the seed and the view only, reproducible. Returns and next-deal are the heuristic's.
 """
 
 from __future__ import annotations
@@ -45,13 +43,13 @@ class StrongBot(HeuristicBot):
     min_samples = 6
     max_samples = 30
     #: an alternative replaces the rule of thumb's choice only when better on the same sampled deals
-    #: by this much (points of ``value`` per deal: 15 is 0.15 deals won) and by this many standard
-    #: errors of the difference: with a handful of deals the noisiest candidate would otherwise win
-    margin = 15.0
+    #: by this much (points of ``value`` per deal; with ``win_weight`` 100, 15 is 0.15 deals won) and by
+    #: this many standard errors of the difference: with a handful of deals the noisiest would win
+    margin = 0.15
     z = 2.0
-    #: what winning the deal is worth on top of its upgrade (1-3 levels): 100 puts the deal won first
-    #: and lets the levels break ties; 0 scores the upgrade alone
-    win_weight = 100
+    #: what winning the deal is worth on top of its upgrade (1-3 levels): 0 scores the upgrade alone
+    #: (matches are won by levels); 100 puts the deal won first, levels breaking ties
+    win_weight = 0
     #: may the search bomb where the rule of thumb would not? Judged on the real hands, such
     #: departures lost levels and deals (bench/strong_candidates.py): the sampled deals, dealt
     #: uniformly, overrate a bomb
@@ -83,12 +81,12 @@ class StrongBot(HeuristicBot):
         best = self.pick(scores)
         if best == 0 or not self._legal(ctx, cands[best]):
             return decision
+        if not self.win_weight:  # scored by the levels: say what they come to
+            means = [sum(sc) / len(sc) for sc in scores]
+            return Decision.said(cands[best], ctx.say(_BY_LEVELS, samples=samples, mean=means[best],
+                                                      other=means[0]))
         won = [round(100 * sum(1 for x in sc if x > 0) / len(sc)) for sc in scores]
-        why = Said("played out over {samples} likely deals of the unseen cards, this does best (our team "
-                   "wins {won}% of them, against {other}% with the rule of thumb's choice)",
-                   "把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方赢{won}%，"
-                   "常规打法赢{other}%）")
-        return Decision.said(cands[best], ctx.say(why, samples=samples, won=won[best], other=won[0]))
+        return Decision.said(cands[best], ctx.say(_BY_WINS, samples=samples, won=won[best], other=won[0]))
 
     def candidates(self, ctx: Context, action: Action) -> list[Action]:
         """The rule of thumb's ``action`` first, then the alternatives the search may choose."""
@@ -163,6 +161,15 @@ class StrongBot(HeuristicBot):
     def value(self, upgrade: int) -> int:
         """A deal's end for the team: its upgrade (negative when lost), plus ``win_weight`` if won."""
         return upgrade + (self.win_weight if upgrade > 0 else -self.win_weight)
+
+
+_BY_LEVELS = Said("played out over {samples} likely deals of the unseen cards, this does best (on average "
+                  "{mean:+.2f} levels for our team, against {other:+.2f} for the rule of thumb's choice)",
+                  "把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方平均{mean:+.2f}级，"
+                  "常规打法是{other:+.2f}级）")
+_BY_WINS = Said("played out over {samples} likely deals of the unseen cards, this does best (our team "
+                "wins {won}% of them, against {other}% with the rule of thumb's choice)",
+                "把没见过的牌按{samples}种可能的分法推演下去，这样打最好（我方赢{won}%，常规打法赢{other}%）")
 
 
 def is_bomb(action: Action) -> bool:

@@ -182,7 +182,7 @@ def test_a_team_may_carry_bot_settings():
     assert type(bot).z == 2.0  # the class (and every other bot) keeps its own
     for bad, says in (("nobody", "no bot named"), ("strong:colour=3", "not a setting"),
                       ("strong:name=x", "not a setting"), ("strong:_seed=1", "not a setting"),
-                      ("strong:win_weight=1.5", "a number like 100"), ("strong:margin", "not a setting")):
+                      ("strong:win_weight=1.5", "a number like 0"), ("strong:margin", "not a setting")):
         with pytest.raises(ValueError, match=says):
             bot_settings(bad)
 
