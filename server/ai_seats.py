@@ -237,8 +237,13 @@ class AiSeat:
         await self.send(msg)
 
     async def _on_frame(self, raw: str | bytes) -> None:
-        """Past the rate limit a frame is dropped (the protocol has no error message); a flood closes."""
+        """The answer to an open act is always read: we set that pace, and a quick AI at a table of quick
+        bots answers faster than any person sends. Other frames count against the rate limit; past it a
+        frame is dropped (the protocol has no error message) and a flood closes."""
         if self.closing is not None:
+            return
+        if self.question is not None:
+            await self._on_answer(raw)
             return
         verdict = self.gate.admit()
         if verdict == FrameGate.PASS:

@@ -225,3 +225,23 @@ async def test_an_invalid_late_or_unasked_answer_is_never_applied_to_a_later_act
     task.cancel()
     for c in people.values():
         await c.close()
+
+
+async def test_an_ai_answering_quicker_than_the_rate_limit_is_never_dropped(start_server, aredis):
+    """The answers to our acts are paced by us, not by the AI: none counts against its frame limit (a
+    real bot at a table of quick bots answers dozens of acts a second)."""
+    server = await start_server(rate=0.001, burst=3)  # no refill while the test runs: 3 frames, then drops
+    store = Store(aredis)
+    host = await Client.open(server.url)
+    res = await host.request({"type": "create", "nickname": "Host", "seat": 0, "ai": [1], "bots": [2, 3],
+                              "bot_delay": 0, "grace": 0, "seed": 40, "ai_timeout": 1})
+    code = res["code"]
+    ai = ProtocolClient(res["ai"][0]["path"][len("/game/"):], seed=1)
+    task = await seated(server, {0: host}, ai)
+    await host.close()  # a bot plays the host's seat: no person spends frames of the (tiny) limit
+    await play_until(store, code, {}, random.Random(1), lambda g: g.phase != "play", timeout=90)
+    await until_ai_has(ai, "episodeOver")
+    by = await first_deal_by(store, code, 1)
+    assert len(by) > 3 and set(by) == {"ai"}
+    assert ai.problems == []
+    task.cancel()
