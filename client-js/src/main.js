@@ -511,7 +511,7 @@ async function suggest(view) {
   // Play right after Suggest plays the suggested reading, without asking how
   ui.suggested = action.type === "play" ? { keys: [...ui.selected].sort().join(","), kind: action.kind, value: action.value } : null;
   ui.suggestions += 1;
-  showMessage(() => `${t("suggest")}：${serverText(result.reason, result.reason_zh) || (action.type === "pass" ? t("pass") : "")}`,
+  showMessage(() => `${t("suggest")}${t("colon")}${serverText(result.reason, result.reason_zh) || (action.type === "pass" ? t("pass") : "")}`,
     "info");
 }
 
@@ -670,10 +670,10 @@ function resultPanel(view) {
       h("p", { class: "upgrade", "data-testid": "result-upgrade" },
         t("upBy", { team: teamName(r.winner_team, me), n: r.upgrade,
           combo: r.places.map((s, i) => (teamOf(s) === r.winner_team ? t("places")[i] : null)).filter(Boolean).join("+") })),
-      h("p", { class: "levels-line" }, `${t("levelsAfter")}：`,
+      h("p", { class: "levels-line" }, `${t("levelsAfter")}${t("colon")}`,
         [0, 1].map((team) => h("span", { class: `level-change t${team}` },
           `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
-      r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}：` }), resultReason(r))
+      r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}${t("colon")}` }), resultReason(r))
         : null,
       leftoverBlock(view),
       h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),

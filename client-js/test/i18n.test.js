@@ -49,3 +49,20 @@ test("the server's reasons show in the chosen language, English when there is no
   assert.equal(serverText(reply.reason, reply.reason_zh), "play 99: the lowest pair that beats 88");
   setLang("zh");
 });
+
+test("English shows no Chinese text or full-width punctuation, except the switch back to Chinese", async () => {
+  const cjk = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+  const found = [];
+  const walk = (value, path) => {
+    if (typeof value === "string") {
+      if (cjk.test(value) && path !== "language") found.push(`${path}: ${value}`);
+    } else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+    }
+  };
+  walk(TEXT.en, "");
+  assert.deepEqual(found, []);
+  const { readFile } = await import("node:fs/promises");
+  const main = await readFile(new URL("../src/main.js", import.meta.url), "utf8");
+  assert.deepEqual(main.split("\n").filter((line) => /`[^`]*：/.test(line)), []);  // separators come from t("colon")
+});
