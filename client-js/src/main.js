@@ -612,7 +612,7 @@ function tributeInfo(view) {
   const tr = view.tribute;
   if (!tr) return null;
   if (view.phase !== "return" && (view.played || []).length > 0) return null;
-  const names = (seats) => seats.map(seatName).join("、");
+  const names = (seats) => seats.map(seatName).join(t("listSep"));
   if (tr.refused) return h("div", { class: "tribute", "data-testid": "tribute" }, t("refused", { names: names(tr.givers || []) }));
   return h("div", { class: "tribute", "data-testid": "tribute" },
     h("div", { class: "tribute-title", text: `${t("tribute")} · ${tr.kind === "double" ? t("doubleTribute") : t("singleTribute")}` }),
