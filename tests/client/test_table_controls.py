@@ -294,12 +294,20 @@ def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(b
 # ---------------------------------------------------------------- phones, and the card counter
 
 
+LAYOUT = """() => [...document.querySelectorAll('.table > *')].map(e => {
+  const r = e.getBoundingClientRect();
+  const text = e.innerText.replace(/\s+/g, " ").slice(0, 60);
+  return `${e.className || e.tagName} y=${Math.round(r.top)} h=${Math.round(r.height)} ${text}`;
+})"""
+
+
 def inside(page, selector: str) -> None:
     box = page.locator(selector).first.bounding_box()
     size = page.viewport_size
     assert box is not None, selector
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, (selector, box, size)
-    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (selector, box, size)
+    fits = (box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5
+            and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5)
+    assert fits, (selector, box, size, page.evaluate(LAYOUT))  # what pushed it out, should it ever be
 
 
 @pytest.mark.parametrize("size", [(844, 390), (667, 375), (360, 640)])
