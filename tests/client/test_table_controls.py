@@ -294,7 +294,7 @@ def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(b
 # ---------------------------------------------------------------- phones, and the card counter
 
 
-LAYOUT = """() => [...document.querySelectorAll('.table > *')].map(e => {
+LAYOUT = r"""() => [...document.querySelectorAll('.table > *')].map(e => {
   const r = e.getBoundingClientRect();
   const text = e.innerText.replace(/\s+/g, " ").slice(0, 60);
   return `${e.className || e.tagName} y=${Math.round(r.top)} h=${Math.round(r.height)} ${text}`;
