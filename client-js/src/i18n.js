@@ -80,7 +80,7 @@ export const TEXT = {
     autoPlayer: "auto", autoDropout: "dropped · bot plays",
     returnCard: "Return", chooseReturn: "Choose a highlighted card to return to {name}",
     waitReturn: "Waiting for {names} to return a card", tribute: "Tribute",
-    refused: "Tribute refused: {names} hold both big jokers", tributeLine: "{from} pays {to}",
+    refused: "No tribute: both big jokers are with {names}", tributeLine: "{from} pays {to}",
     returnLine: "{from} returns to {to}", singleTribute: "single tribute", doubleTribute: "double tribute",
     result: "Deal result", places: ["1st", "2nd", "3rd", "4th"], upgrade: "Upgrade", upBy: "{team}: {combo}, up {n}",
     nextDeal: "Next deal", waitNext: "Waiting for the players to be ready", matchWon: "Match won!",
