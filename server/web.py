@@ -36,6 +36,21 @@ health check: <a href="/healthz">/healthz</a>.</p>
 </body></html>"""
 
 
+NOT_FOUND_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Guandan Online</title></head>
+<body><h1>找不到这个页面 · Page not found</h1>
+<p><a href="/">回到首页，创建或加入房间 · Back to the start page, to create or join a room</a></p>
+<p>房间链接的样子是 /?room=ABC123 · A room's link looks like /?room=ABC123</p>
+</body></html>""".encode()
+
+
+def not_found(path: str, head: bool) -> Response:
+    """A page (a mistyped or cut link) gets a page that leads back; a missing asset a short text."""
+    if "." in path.rsplit("/", 1)[-1]:
+        return response(404, b"not found\n", "text/plain", head)
+    return response(404, NOT_FOUND_PAGE, "text/html; charset=utf-8", head)
+
+
 def response(status: int, body: bytes, content_type: str, head: bool = False) -> Response:
     """A whole response; to a HEAD request the same headers without the body."""
     headers = Headers()
@@ -57,7 +72,7 @@ def static_file(root: Path | None, path: str, head: bool) -> Response:
     if root is None or not (root / "index.html").is_file():
         if path in ("/", "/index.html"):
             return response(200, NOT_BUILT_PAGE, "text/html; charset=utf-8", head)
-        return response(404, b"not found\n", "text/plain", head)
+        return not_found(path, head)
     try:
         target = (root / path.lstrip("/")).resolve() if path != "/" else root / "index.html"
         found = target.is_relative_to(root.resolve()) and target.is_file()
@@ -65,7 +80,7 @@ def static_file(root: Path | None, path: str, head: bool) -> Response:
     except (OSError, ValueError):  # a name too long for the file system, a NUL: no such file
         found = False
     if not found:
-        return response(404, b"not found\n", "text/plain", head)
+        return not_found(path, head)
     ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
     return response(200, body, ctype, head)
 
