@@ -102,11 +102,14 @@ class Services:
 
 
 def start_server(port: int, redis_url: str, log: Path, log_level: str,
-                 server_dir: Path = REPO) -> subprocess.Popen[bytes]:
-    """``python -m server`` on ``port`` (output appended to ``log``), once its /healthz answers."""
+                 server_dir: Path = REPO, frame_rate: float = 0.0) -> subprocess.Popen[bytes]:
+    """``python -m server`` on ``port`` (output appended to ``log``), once its /healthz answers.
+    ``frame_rate`` (> 0) sets the per-connection frame limit (``--rate``, the same ``--burst``)."""
     cmd = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
            "--redis-url", redis_url, "--client-dir", "", "--log-level", log_level, "--allow-fixed-seeds",
            "--no-address-limits"]  # every client is on 127.0.0.1
+    if frame_rate > 0:
+        cmd += ["--rate", str(frame_rate), "--burst", str(frame_rate)]
     with log.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=server_dir)
     try:
@@ -118,7 +121,7 @@ def start_server(port: int, redis_url: str, log: Path, log_level: str,
 
 
 def start_services(count: int, redis_url: str | None, folder: Path, log_level: str,
-                   server_dir: Path = REPO) -> Services:
+                   server_dir: Path = REPO, frame_rate: float = 0.0) -> Services:
     redis_proc = None
     if redis_url is None:
         redis_proc, port = start_redis(folder)
@@ -128,7 +131,7 @@ def start_services(count: int, redis_url: str | None, folder: Path, log_level: s
         for i in range(count):
             port = free_port()
             services.servers.append((start_server(port, redis_url, folder / f"server{i}.log", log_level,
-                                                  server_dir), port))
+                                                  server_dir, frame_rate), port))
     except BaseException:
         services.stop()
         raise
@@ -448,6 +451,11 @@ class Seat(Player):
                 future.set_result(msg)
             elif msg["type"] == "error":
                 self.stats.errors[msg["code"]] += 1
+                if msg["code"] == "rate_limited" and self.inflight:  # our action was dropped unanswered
+                    self.inflight.clear()
+                    self.acted_at = None
+                    wait = (msg.get("retry_after") or 0.0) + 0.05
+                    asyncio.get_running_loop().call_later(wait, self.maybe_act)
             return
         if msg["type"] == "error":
             self.stats.errors[msg["code"]] += 1
@@ -815,6 +823,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--setup-concurrency", type=int, default=64,
                    help="rooms formed at once per load process (default 64)")
     p.add_argument("--setup-timeout", type=float, default=600.0, help="seconds to form all rooms")
+    p.add_argument("--frame-rate", type=float, default=10_000.0,
+                   help="the servers' frame limit per connection, frames a second and burst (default 10000: "
+                        "with --think 0 a client of a few rooms sends far more than the 30 a second no "
+                        "person reaches, and the limit, not the server, would be measured; 0: the servers' "
+                        "own default, e.g. for a --server-dir without --rate)")
     return p.parse_args(argv)
 
 
@@ -826,7 +839,7 @@ def main(argv: list[str] | None = None) -> int:
             tmp = args.logs
             Path(tmp).mkdir(parents=True, exist_ok=True)
         services = start_services(args.servers, args.redis_url, Path(tmp), args.server_log_level,
-                                  Path(args.server_dir))
+                                  Path(args.server_dir), args.frame_rate)
         pids = ", ".join(f"pid {proc.pid} on port {port}" for proc, port in services.servers)
         print(f"servers: {pids}; redis {services.redis_url}", file=sys.stderr, flush=True)
         try:
