@@ -453,14 +453,11 @@ class Seat(Player):
                 self.stats.errors[msg["code"]] += 1
                 if msg["code"] == "rate_limited" and self.inflight:  # our action was dropped unanswered
                     self.inflight.clear()
-                    self.acted_at = None
-                    wait = (msg.get("retry_after") or 0.0) + 0.05
-                    asyncio.get_running_loop().call_later(wait, self.maybe_act)
+                    self._act_again(msg.get("retry_after") or 0.0)
             return
         if msg["type"] == "error":
             self.stats.errors[msg["code"]] += 1
-            self.acted_at = None  # try again shortly (rate_limited, or a state we misread)
-            asyncio.get_running_loop().call_later(0.05, self.maybe_act)
+            self._act_again(0.0)  # rate_limited, or a state we misread
             return
         now = time.time()
         if self.stats.measuring(sent):
@@ -468,6 +465,11 @@ class Seat(Player):
             self.stats.acks.append(now - sent)
         self.table.acked(msg["result"]["version"], sent)
         self.maybe_act()
+
+    def _act_again(self, after: float) -> None:
+        """Try the turn again shortly (``after`` more seconds: what a rate_limited notice asks)."""
+        self.acted_at = None
+        asyncio.get_running_loop().call_later(after + 0.05, self.maybe_act)
 
     def maybe_act(self) -> None:
         if not self.table.playing or self.inflight or self.version is None or self.acted_at == self.version:
