@@ -4,7 +4,7 @@ A probe on a connection of its own pings Redis a few times a second. When it fai
 logged once (not once per failed command), the embedded redis-server is started again if it is the
 one that died (``revive``), and the probe goes on with a backoff until Redis answers. Meanwhile the
 server's background loops stay quiet (``up`` is clear) and players' requests get ``unavailable``.
-redis-py reconnects its pooled connections by itself on the next command; what the outage cost (the
+redis-py reconnects its pooled connections by itself when it next hands them out; what the outage cost (the
 pub/sub notices it swallowed, releases of seats that failed) is made good by recovery.py.
 """
 
@@ -68,7 +68,7 @@ class RedisWatch:
             self._suspect = False
             if error is None:
                 if not self.up:
-                    await self._back()
+                    self._back()
                 delay = self.interval
             else:
                 if self.up:
@@ -121,11 +121,11 @@ class RedisWatch:
         self._answers.clear()
         log.warning("redis unavailable: %s; players get 'unavailable' until it answers again", error)
 
-    async def _back(self) -> None:
+    def _back(self) -> None:
         self.up = True
         self.back_at = time.monotonic()
-        # idle pooled connections still lead to the Redis that died: each would fail one command
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.connection_pool.disconnect(inuse_connections=False)
+        # Idle pooled connections to the Redis that died are not closed here: the pool already checks
+        # each one it hands out (a closed socket is reconnected first), and closing them here also
+        # broke the commands that had just taken one, so they failed as Redis came back.
         self._answers.set()
         log.warning("redis answers again after %.1f s", self.back_at - self._since)

@@ -218,3 +218,47 @@ async def test_a_change_whose_notice_was_missed_reaches_the_players_after_the_re
     assert version == follow and here.view == view_for(room, game, 0) and here.gaps == 0
     for c in (here, there):
         await c.close()
+
+
+async def test_commands_under_way_as_redis_comes_back_succeed(tmp_path: Path) -> None:
+    """The moment the probe hears Redis again, players' commands are already on their way (they retry
+    every few milliseconds). The watch once closed the pool's idle connections just then, and so broke
+    the commands that had just taken one: each failed with "Connection closed by the server before
+    write", and a person's retry was refused as Redis came back (a CI run logged it)."""
+    from server.cli import open_redis
+    from server.redis_watch import RedisWatch
+
+    rp = start_redis(tmp_path, aof=True)
+    procs = [rp]
+    redis = open_redis(rp.url)
+    watch = RedisWatch(redis, interval=0.02, max_backoff=0.05)
+    probe_ping = watch._probe.ping
+    under_way: list[asyncio.Task[Any]] = []
+
+    async def ping() -> Any:  # the probe's own ping; as it answers, eight commands set off
+        answer = await probe_ping()
+        if len(procs) > 1 and not watch.up:
+            under_way.extend(asyncio.create_task(redis.get(f"k{i}")) for i in range(8))
+        return answer
+
+    watch._probe.ping = ping  # type: ignore[method-assign]
+    watching = asyncio.create_task(watch.run())
+    try:
+        os.kill(rp.proc.pid, signal.SIGKILL)
+        rp.proc.wait(10)
+        while watch.up:
+            await asyncio.sleep(0.01)
+        procs.append(await asyncio.to_thread(start_redis, tmp_path, rp.port, True))
+        await asyncio.gather(*(redis.set(f"k{i}", i) for i in range(8)))  # idle connections to the new one
+        while not under_way:
+            await asyncio.sleep(0.01)
+        results = await asyncio.gather(*under_way, return_exceptions=True)
+        assert results == [str(i).encode() for i in range(8)], results
+        assert watch.up
+    finally:
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)
+        await watch.close()
+        await redis.aclose()
+        for p in procs:
+            stop_process(p.proc)
