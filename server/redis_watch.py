@@ -4,8 +4,8 @@ A probe on a connection of its own pings Redis a few times a second. When it fai
 logged once (not once per failed command), the embedded redis-server is started again if it is the
 one that died (``revive``), and the probe goes on with a backoff until Redis answers. Meanwhile the
 server's background loops stay quiet (``up`` is clear) and players' requests get ``unavailable``.
-redis-py reconnects its pooled connections by itself when it next hands them out; what the outage cost (the
-pub/sub notices it swallowed, releases of seats that failed) is made good by recovery.py.
+redis-py reconnects its pooled connections by itself when it next hands them out; what the outage
+cost (the pub/sub notices it swallowed, releases of seats that failed) is made good by recovery.py.
 """
 
 from __future__ import annotations
