@@ -9,6 +9,7 @@ import { counterStrip } from "./counter.js";
 import { optionsLine, roomOptions } from "./options.js";
 import { readyControls } from "./ready.js";
 import { refusalText } from "./refusals.js";
+import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
@@ -818,6 +819,7 @@ function render() {
     ? inviteOverlay(ui.room, inviteDeps(ui.room.host === view.seat), () => { ui.inviteOpen = false; render(); }) : null;
   const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite);
   morphChildren(root, next);
+  fitHand(root.querySelector("[data-testid=hand]"));
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
   if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {
@@ -936,6 +938,7 @@ document.addEventListener("keydown", (e) => {
 const linked = new URLSearchParams(location.search).get("room")?.toUpperCase() || store.getItem("guandan:last-room");
 const saved = linked ? loadSeat(linked) : null;
 if (saved?.token) conn.room = { code: linked, seat: saved.seat, token: saved.token };
+keepHandFitted();
 window.addEventListener("online", () => conn.reconnectNow());
 window.addEventListener("offline", () => conn.dropped());
 document.addEventListener("visibilitychange", () => {

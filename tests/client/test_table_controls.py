@@ -339,3 +339,44 @@ def test_the_table_fits_a_phone_without_scrolling(browser, live_server, size, la
         "els => Object.fromEntries(els.map(e => [e.dataset.rank, +e.querySelector('strong').textContent]))")
     assert shown == counter
     ctx.close()
+
+
+HAND_ROWS = r"""flow => {  // how many rows the hand takes, card by card (flow) or by rank groups
+  const hand = document.querySelector('[data-testid=hand]');
+  hand.classList.toggle('flow', flow);
+  return new Set([...hand.querySelectorAll('.card')].map(c => c.offsetTop)).size;
+}"""
+
+
+def test_a_hand_of_long_groups_still_leaves_play_on_the_screen(browser, live_server):
+    """Seed 25 deals six 10s and four Js: laid out by rank groups (a group never breaks) the hand took
+    three rows at 360x640 and pushed Play below the screen (a CI run once met such a hand on a random
+    seed). It flows card by card instead, in two rows, and is fitted again when the phone turns."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 640})
+    ctx.add_init_script("localStorage.setItem('guandan:lang', 'zh')")
+    page = ctx.new_page()
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.check("[data-testid=counter-option]")
+    page.click("[data-testid=create-form] summary")
+    page.fill("[data-testid=seed]", "25")
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    assert page.evaluate(HAND_ROWS, False) == 3  # by groups: the unlucky hand this test is about
+    assert page.evaluate(HAND_ROWS, True) == 2
+    card = page.locator("[data-testid=hand] .card").nth(20)
+    card.click()  # each click renders the table again: the hand is fitted again each time
+    card.click()
+    assert "flow" in page.get_attribute("[data-testid=hand]", "class")
+    for name in ("hand", "play", "pass", "suggest"):
+        inside(page, f"[data-testid={name}]")
+    page.set_viewport_size({"width": 844, "height": 390})  # turned sideways: wide rows, groups again
+    page.wait_for_function("() => !document.querySelector('[data-testid=hand]').classList.contains('flow')")
+    for selector in ("[data-testid=hand]", "[data-testid=play]", "[data-testid=pass]"):
+        inside(page, selector)
+    page.set_viewport_size({"width": 360, "height": 640})  # and upright again
+    page.wait_for_function("() => document.querySelector('[data-testid=hand]').classList.contains('flow')")
+    inside(page, "[data-testid=play]")
+    ctx.close()

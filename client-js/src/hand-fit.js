@@ -1,0 +1,24 @@
+// The hand is laid out by rank groups, and a group never breaks across rows: a row ends early whenever
+// the next group is too long for what is left of it. On a phone held upright an unlucky hand (few ranks,
+// long groups: six 10s, four Js) then took a third row and pushed Play below the screen. Such a hand
+// flows card by card instead (a group may then break across rows), when that takes fewer rows.
+
+/** Lay `hand` (the [data-testid=hand] element, or null) out in as few rows as it can take. */
+export function fitHand(hand) {
+  if (!hand) return;
+  hand.classList.remove("flow");
+  const byGroup = rows(hand.querySelectorAll(".group"));
+  if (byGroup < 2) return;
+  hand.classList.add("flow");
+  if (rows(hand.querySelectorAll(".card")) >= byGroup) hand.classList.remove("flow");
+}
+
+/** Fit the hand again whenever the window changes size (a phone turned sideways, say). */
+export function keepHandFitted() {
+  window.addEventListener("resize", () => fitHand(document.querySelector("[data-testid=hand]")));
+}
+
+// offsetTop, not the bounding box: a selected card is lifted by a transform but stays in its row
+function rows(elements) {
+  return new Set([...elements].map((e) => e.offsetTop)).size;
+}
