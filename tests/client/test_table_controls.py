@@ -310,20 +310,30 @@ def inside(page, selector: str) -> None:
     assert fits, (selector, box, size, page.evaluate(LAYOUT))  # what pushed it out, should it ever be
 
 
+def phone_at_its_turn(browser, base: str, size: tuple[int, int], lang: str, seed: int | None = None):
+    """A new context at ``size`` in ``lang``: a room with three instant bots and the card counter, started,
+    at seat 0's first turn (seat 0 leads the first deal). A random deal unless ``seed`` is given."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page = ctx.new_page()
+    page.goto(base + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.check("[data-testid=counter-option]")
+    if seed is not None:
+        page.click("[data-testid=create-form] summary")
+        page.fill("[data-testid=seed]", str(seed))
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    return ctx, page
+
+
 @pytest.mark.parametrize("size", [(844, 390), (667, 375), (360, 640)])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_table_fits_a_phone_without_scrolling(browser, live_server, size, lang):
     width, height = size
-    ctx = browser.new_context(viewport={"width": width, "height": height})
-    ctx.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
-    page = ctx.new_page()
-    page.goto(live_server + "/")
-    page.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
-    page.select_option("[data-testid=bot-delay]", "0")
-    page.check("[data-testid=counter-option]")
-    page.click("[data-testid=create]")
-    page.click("[data-testid=start]")
-    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    ctx, page = phone_at_its_turn(browser, live_server, size, lang)
     assert len(hand_of(page)) == 27
     assert page.evaluate("() => [window.scrollX, window.scrollY]") == [0, 0]
     for selector in ("[data-testid=hand]", "[data-testid=play]", "[data-testid=pass]",
@@ -352,18 +362,7 @@ def test_a_hand_of_long_groups_still_leaves_play_on_the_screen(browser, live_ser
     """Seed 25 deals six 10s and four Js: laid out by rank groups (a group never breaks) the hand took
     three rows at 360x640 and pushed Play below the screen (a CI run once met such a hand on a random
     seed). It flows card by card instead, in two rows, and is fitted again when the phone turns."""
-    ctx = browser.new_context(viewport={"width": 360, "height": 640})
-    ctx.add_init_script("localStorage.setItem('guandan:lang', 'zh')")
-    page = ctx.new_page()
-    page.goto(live_server + "/")
-    page.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
-    page.select_option("[data-testid=bot-delay]", "0")
-    page.check("[data-testid=counter-option]")
-    page.click("[data-testid=create-form] summary")
-    page.fill("[data-testid=seed]", "25")
-    page.click("[data-testid=create]")
-    page.click("[data-testid=start]")
-    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    ctx, page = phone_at_its_turn(browser, live_server, (360, 640), "zh", seed=25)
     assert page.evaluate(HAND_ROWS, False) == 3  # by groups: the unlucky hand this test is about
     assert page.evaluate(HAND_ROWS, True) == 2
     card = page.locator("[data-testid=hand] .card").nth(20)
