@@ -739,7 +739,9 @@ function actionBar(view) {
         : [h("button", { class: "primary", "data-testid": "play", disabled: !mine, onclick: () => playSelected(view) }, t("play")),
           h("button", { "data-testid": "pass", disabled: !mine || !view.top, onclick: pass }, t("pass"))],
       h("button", { "data-testid": "suggest", disabled: !(mine || returning), onclick: () => suggest(view) }, t("suggest")),
-      h("button", { "data-testid": "sort", onclick: cycleSort, "aria-label": sortLabel }, sortLabel)),
+      // two spans: on a narrow phone they stack, so the four buttons keep to one row
+      h("button", { class: "sort", "data-testid": "sort", onclick: cycleSort, "aria-label": sortLabel },
+        h("span", { text: t("sort") }), h("span", { class: "sort-mode", text: t(SORT_LABEL[ui.sortMode]) }))),
     h("div", { class: "row center" }, autoControls(view), storyControls()),
     h("p", { class: "shortcuts", text: t("shortcuts") }));
 }

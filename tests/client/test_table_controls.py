@@ -342,6 +342,10 @@ def test_the_table_fits_a_phone_without_scrolling(browser, live_server, size, la
         inside(page, selector)
     if width > height:  # held sideways: nothing at all below the fold
         assert page.evaluate("() => document.documentElement.scrollHeight") <= height
+    # Play, Pass, Suggest and Sort in one row (upright, Sort's mode stands under its name to fit)
+    buttons = ("play", "pass", "suggest", "sort")
+    tops = {b: page.locator(f"[data-testid={b}]").bounding_box()["y"] for b in buttons}
+    assert max(tops.values()) - min(tops.values()) < 1, tops
     # the counter is the seat's own: 108 cards less its hand, none played yet
     counter = view_of(page)["counter"]
     assert sum(counter.values()) == 108 - 27
