@@ -58,7 +58,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="frames per second per connection (default 30; past it frames are dropped, and a "
                         "connection that keeps on is closed)")
     p.add_argument("--burst", type=float, default=60.0, help="frame burst per connection (default 60)")
-    p.add_argument("--max-frame", type=int, default=16 * 1024, help="largest accepted frame in bytes")
+    p.add_argument("--max-frame", type=int, default=16 * 1024,
+                   help="largest accepted frame in bytes (default 16384)")
     p.add_argument("--allow-fixed-seeds", action="store_true",
                    help="let a room's creator fix the shuffle's seed (tests and replays only: whoever knows "
                         "the seed knows every hand; such rooms are marked fixed_seed)")
@@ -111,8 +112,9 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
                    help=f"... then this many a minute (default {d.joins_per_minute:g})")
     g.add_argument("--failed-joins", type=int, default=d.failed_joins, metavar="N",
                    help=f"joins and resumes with a wrong room code or seat token (and AI connections with "
-                        f"a wrong secret) before the address must wait, {d.backoff:g} s, doubled by each "
-                        f"further failure (default {d.failed_joins})")
+                        f"a wrong secret) that cost nothing; each further failure makes the address wait, "
+                        f"{d.backoff:g} s, doubled by each one after it; the count starts afresh after "
+                        f"{d.forget / 60:g} minutes without a failure (default {d.failed_joins})")
     g.add_argument("--max-backoff", type=float, default=d.max_backoff, metavar="S",
                    help=f"the longest such wait in seconds (default {d.max_backoff:g})")
     g.add_argument("--trust-proxy", action="store_true",

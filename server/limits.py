@@ -11,9 +11,10 @@ at most about 2,100 guesses a day, where it made 790 a second; at 1,000 live roo
 some 400 days on average, which is why codes stay six letters).
 
 An address is the socket's peer IP; an IPv6 one counts by its /64 (one host usually holds a whole
-/64). Behind a reverse proxy every client has the proxy's address: run the server where it sees its
-clients, or raise the limits (no X-Forwarded-For is trusted). The counts live in each server process,
-so with several processes behind one name a client gets each process's allowance.
+/64), an IPv4-mapped one as the IPv4 address. Behind a reverse proxy every client has the proxy's
+address: with ``trust_proxy`` (``--trust-proxy``) a loopback peer's last X-Forwarded-For entry names
+the client (``client_address``); X-Forwarded-For is believed from no other peer. The counts live in
+each server process, so with several processes behind one name a client gets each process's allowance.
 """
 
 from __future__ import annotations

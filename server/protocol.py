@@ -2,7 +2,7 @@
 
 Frames are msgpack maps (see codec.py). Client messages carry a client-chosen ``id`` that the
 server echoes in the matching ``ack`` or ``error``. docs/protocol.md documents each model here;
-tests/server/test_protocol_doc.py checks that every example there validates against this file.
+tests/server/test_srv_protocol_doc.py checks that every example there validates against this file.
 """
 
 from __future__ import annotations
