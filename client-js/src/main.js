@@ -9,6 +9,7 @@ import { counterStrip } from "./counter.js";
 import { optionsLine, roomOptions } from "./options.js";
 import { readyControls } from "./ready.js";
 import { refusalText } from "./refusals.js";
+import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
@@ -647,7 +648,7 @@ function centerBox(view) {
 
 // The server explains every result in both languages (the rules live there, not here).
 function resultReason(r) {
-  return serverText(r.reason, r.reason_zh);
+  return nameSeats(serverText(r.reason, r.reason_zh), seatName);
 }
 
 function resultPanel(view) {

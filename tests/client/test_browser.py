@@ -88,8 +88,11 @@ def test_one_player_and_three_bots_play_a_deal_to_the_result(browser, live_serve
     # places, the upgrade and the server's reason, as the server wrote it
     assert result.locator(".places li").count() == 4
     assert f"{view['last_result']['upgrade']} 级" in page.locator("[data-testid=result-upgrade]").inner_text()
-    # the server's reason, in the page's language (Chinese by default)
-    assert view["last_result"]["reason_zh"] in page.locator("[data-testid=result-reason]").inner_text()
+    # the server's reason, in the page's language (Chinese by default), the winning team by its names
+    reason = page.locator("[data-testid=result-reason]").inner_text()
+    assert view["last_result"]["reason_zh"].split("号队", 1)[1] in reason
+    assert "号队" not in reason
+    assert ("Alice、" in reason) == (view["last_result"]["winner_team"] == 0)
     # the next deal starts with its tribute; a receiver sees which cards it may return
     page.click("[data-testid=next-deal]")
     page.wait_for_function("() => globalThis.guandan.ui.state.view.deal === 2")
