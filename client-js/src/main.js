@@ -617,7 +617,7 @@ function tributeInfo(view) {
   const names = (seats) => seats.map(seatName).join(t("listSep"));
   if (tr.refused) return h("div", { class: "tribute", "data-testid": "tribute" }, t("refused", { names: names(tr.givers || []) }));
   return h("div", { class: "tribute", "data-testid": "tribute" },
-    h("div", { class: "tribute-title", text: `${t("tribute")} · ${tr.kind === "double" ? t("doubleTribute") : t("singleTribute")}` }),
+    h("div", { class: "tribute-title", text: tr.kind === "double" ? t("doubleTribute") : t("singleTribute") }),
     (tr.gifts || []).map((g) => h("div", { class: "tribute-line" },
       t("tributeLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
     (tr.returns || []).map((g) => h("div", { class: "tribute-line" },

@@ -39,9 +39,11 @@ def documented_codes() -> set[str]:
     return set(re.findall(r"`(\w+)`", doc.split("All codes:", 1)[1].split("###", 1)[0]))
 
 
-def fast_forward(data: Path, code: str, match_over: bool = False) -> None:
+def fast_forward(data: Path, code: str, match_over: bool = False,
+                 first_two: tuple[int, int] | None = None) -> None:
     """Play the room's deal to its end with the engine (random legal actions) and commit the state to
-    the server's own Redis, as another server process would: the pages get it as a diff."""
+    the server's own Redis, as another server process would: the pages get it as a diff. With
+    ``first_two`` (partners) those two go out 1st and 2nd: they play whenever they can, the others pass."""
     async def run() -> None:
         client = Redis(unix_socket_path=str(data / "redis.sock"))
         store = Store(client)
@@ -50,7 +52,10 @@ def fast_forward(data: Path, code: str, match_over: bool = False) -> None:
         rng = random.Random(code)
         while game.phase not in ("deal_over", "match_over"):
             seat = game.pending_seats()[0]
-            game.apply(seat, rng.choice(game.legal_actions(seat)))
+            actions = game.legal_actions(seat)
+            if first_two is not None:
+                actions = [a for a in actions if (a["type"] == "pass") != (seat in first_two)] or actions
+            game.apply(seat, rng.choice(actions))
         rooms.save_game(room, game)
         if match_over:  # as a long match ends: won at A
             winner = game.last_result["winner_team"]
@@ -382,4 +387,23 @@ def test_a_hand_of_long_groups_still_leaves_play_on_the_screen(browser, live_ser
     page.set_viewport_size({"width": 360, "height": 640})  # and upright again
     page.wait_for_function("() => document.querySelector('[data-testid=hand]').classList.contains('flow')")
     inside(page, "[data-testid=play]")
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", [(844, 390), (360, 640)])
+def test_a_double_tribute_s_return_keeps_the_table_on_a_phone(browser, live_server, live_data, size):
+    """The return phase shows the tribute's four lines, a hand of 28 and Return: upright the tribute
+    once stood 260 px tall and pushed Return below the screen; sideways it cut the action row off."""
+    width, height = size
+    ctx, page = phone_at_its_turn(browser, live_server, size, "en", seed=3)
+    fast_forward(live_data, page.locator("[data-testid=header-code]").inner_text(), first_two=(0, 2))
+    page.click("[data-testid=next-deal]", timeout=10_000)
+    page.wait_for_selector("[data-testid=return]", timeout=10_000)
+    tribute = view_of(page)["tribute"]
+    assert tribute["kind"] == "double" and tribute["gifts"][0]["to"] in (0, 2), tribute  # the seed's deal 2
+    for name in ("tribute", "hand", "return", "suggest", "sort"):
+        inside(page, f"[data-testid={name}]")
+    assert page.locator("[data-testid=tribute] .tribute-line").count() >= 3
+    if width > height:  # held sideways: nothing at all below the fold
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= height
     ctx.close()
