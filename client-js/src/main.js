@@ -40,6 +40,7 @@ const ui = {
   message: null, // { text, kind: "info" | "error" }
   readings: null, // { cards, ways }: the ways the selection can be played, while the player chooses
   suggested: null, // { keys, kind, value }: the last suggestion's selection and its reading
+  screen: null, // "home" | "room" | "table" | "rules": the screen last rendered
   nickname: store.getItem("guandan:nickname") || "",
   codeInput: new URLSearchParams(location.search).get("room")?.toUpperCase() || "",
   seedInput: "",
@@ -810,10 +811,11 @@ function render() {
     h("button", { class: "small lang", "data-testid": "lang", lang: currentLang() === "zh" ? "en" : "zh",
       onclick: () => { toggleLang(); render(); } }, t("language")),
     ui.room ? h("button", { class: "small", onclick: leave, "data-testid": "leave" }, t("leave")) : null);
+  const place = rulesRoute() ? "rules" : view ? "table" : ui.room ? "room" : "home";
   let screen;
-  if (rulesRoute()) screen = rulesScreen();
-  else if (view) screen = tableScreen(view);
-  else if (ui.room) screen = roomLobby();
+  if (place === "rules") screen = rulesScreen();
+  else if (place === "table") screen = tableScreen(view);
+  else if (place === "room") screen = roomLobby();
   else screen = lobbyScreen();
   const lobbyMessage = !view && ui.message
     ? h("div", { class: `message ${ui.message.kind}`, role: ui.message.kind === "error" ? "alert" : "status", "data-testid": "message",
@@ -822,6 +824,10 @@ function render() {
     ? inviteOverlay(ui.room, inviteDeps(ui.room.host === view.seat), () => { ui.inviteOpen = false; render(); }) : null;
   const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite);
   morphChildren(root, next);
+  // a new screen opens at its top: the room's code, not the middle of its seats because Create
+  // was pressed far down the form (the rules page scrolls to the section asked for itself)
+  if (place !== ui.screen && place !== "rules") window.scrollTo(0, 0);
+  ui.screen = place;
   fitHand(root.querySelector("[data-testid=hand]"));
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);

@@ -407,3 +407,29 @@ def test_a_double_tribute_s_return_keeps_the_table_on_a_phone(browser, live_serv
     if width > height:  # held sideways: nothing at all below the fold
         assert page.evaluate("() => document.documentElement.scrollHeight") <= height
     ctx.close()
+
+
+def test_a_new_screen_opens_at_its_top_on_a_phone(browser, live_server):
+    """Create and Join sit far down the home page on a phone. The screen they open kept that scroll:
+    the room's code (what the host shares) was above the screen, the seats under the top bar."""
+    phone = {"viewport": {"width": 360, "height": 640}}
+    host_ctx, friend_ctx = browser.new_context(**phone), browser.new_context(**phone)
+    host, friend = host_ctx.new_page(), friend_ctx.new_page()
+    host.goto(live_server + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    host.click("[data-testid=create]")  # scrolled into view first, as a thumb would
+    host.wait_for_selector("[data-testid=start]")
+    assert host.evaluate("() => window.scrollY") == 0
+    inside(host, "[data-testid=room-code]")
+    friend.goto(live_server + "/")
+    friend.fill("[data-testid=join-form] [data-testid=nickname]", "小波")
+    friend.fill("[data-testid=join-code]", host.locator("[data-testid=room-code]").inner_text())
+    friend.click("[data-testid=join]")
+    friend.wait_for_selector("[data-testid=seats]")
+    assert friend.evaluate("() => window.scrollY") == 0
+    host.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # down to Start
+    host.click("[data-testid=start]")
+    host.wait_for_selector("[data-testid=hand]")
+    assert host.evaluate("() => window.scrollY") == 0
+    host_ctx.close()
+    friend_ctx.close()
