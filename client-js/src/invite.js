@@ -79,5 +79,5 @@ export function inviteOverlay(room, deps, close) {
     onclick: (e) => { if (e.target === e.currentTarget) close(); } },
   h("div", { class: "invite-sheet" },
     invitePanel(room, deps),
-    h("button", { class: "primary", "data-testid": "close-invite", onclick: close }, t("close"))));
+    h("div", { class: "sheet-foot" }, h("button", { class: "primary", "data-testid": "close-invite", onclick: close }, t("close")))));
 }

@@ -680,7 +680,8 @@ function resultPanel(view) {
         : null,
       leftoverBlock(view),
       h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),
-      readyControls(view, { seatName, act, leave })));
+      // kept in sight at the panel's foot while the rest scrolls (a phone shows only part of the result)
+      h("div", { class: "result-foot" }, readyControls(view, { seatName, act, leave }))));
 }
 
 /** Auto-play as the switch shows it: the player's pending choice, else the server's. */

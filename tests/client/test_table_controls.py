@@ -392,12 +392,19 @@ def test_a_hand_of_long_groups_still_leaves_play_on_the_screen(browser, live_ser
 
 @pytest.mark.parametrize("size", [(844, 390), (360, 640)])
 def test_a_double_tribute_s_return_keeps_the_table_on_a_phone(browser, live_server, live_data, size):
-    """The return phase shows the tribute's four lines, a hand of 28 and Return: upright the tribute
-    once stood 260 px tall and pushed Return below the screen; sideways it cut the action row off."""
+    """The deal's result, then the return phase: the tribute's four lines, a hand of 28 and Return.
+    Upright the tribute once stood 260 px tall and pushed Return below the screen; sideways it cut the
+    action row off."""
     width, height = size
     ctx, page = phone_at_its_turn(browser, live_server, size, "en", seed=3)
     fast_forward(live_data, page.locator("[data-testid=header-code]").inner_text(), first_two=(0, 2))
-    page.click("[data-testid=next-deal]", timeout=10_000)
+    # the result opens below the top bar (it hid the title), its foot with Next deal in sight
+    page.wait_for_selector("[data-testid=deal-result]", timeout=10_000)
+    for name in ("result-title", "next-deal", "header-code", "leave"):
+        inside(page, f"[data-testid={name}]")
+    title, bar = (page.locator(s).bounding_box() for s in ("[data-testid=result-title]", ".topbar"))
+    assert title["y"] >= bar["y"] + bar["height"]
+    page.click("[data-testid=next-deal]")
     page.wait_for_selector("[data-testid=return]", timeout=10_000)
     tribute = view_of(page)["tribute"]
     assert tribute["kind"] == "double" and tribute["gifts"][0]["to"] in (0, 2), tribute  # the seed's deal 2
