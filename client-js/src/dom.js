@@ -19,7 +19,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-const HANDLERS = ["onclick", "onchange", "oninput", "onsubmit", "onkeydown", "ontoggle"];
+const HANDLERS = ["onclick", "onchange", "oninput", "onsubmit", "onkeydown", "ontoggle", "onscroll"];
 
 function sameKind(a, b) {
   if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;

@@ -16,8 +16,8 @@ import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js
 import { playLabel, tableMoves } from "./reading.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 import {
-  historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, playedCards, story, storyHelpers, summaryPanel, toastLayer,
-  toggleHistory,
+  historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story, storyHelpers,
+  summaryPanel, toastLayer, toggleHistory,
 } from "./story.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
@@ -830,6 +830,7 @@ function render() {
   if (place !== ui.screen && place !== "rules") window.scrollTo(0, 0);
   ui.screen = place;
   fitHand(root.querySelector("[data-testid=hand]"));
+  pinHistory(root);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
   if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {

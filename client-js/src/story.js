@@ -11,7 +11,7 @@ const TOAST_MS = 5000;
 const MAX_TOASTS = 3;
 
 /** Open drawer, dismissed summary, live toasts: tests and tools read it as globalThis.guandan.story. */
-export const story = { open: false, dismissed: null, toasts: [] };
+export const story = { open: false, dismissed: null, toasts: [], pinned: true };
 let draw = { cardEl: null, seatName: String, render() {} };
 
 /** The main module's card drawing, seat names and render, which the pieces here use. */
@@ -21,7 +21,19 @@ export function storyHelpers(helpers) {
 
 export function toggleHistory(open = !story.open) {
   story.open = open;
+  if (open) story.pinned = true; // it opens at the latest trick, which is what a player looks back for
   draw.render();
+}
+
+/** After each render: an open drawer that was at its end stays at its end as plays come in. */
+export function pinHistory(root) {
+  const drawer = root.querySelector("[data-testid=history]");
+  if (drawer && story.pinned) drawer.scrollTop = drawer.scrollHeight;
+}
+
+function followScroll(e) {
+  const el = e.currentTarget;
+  story.pinned = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
 }
 
 /** A play's cards in the order it reads; a wild card carries the rank it stands for. */
@@ -76,7 +88,8 @@ export function leftoverBlock(view) {
 export function historyDrawer(view) {
   if (!story.open) return null;
   const tricks = tricksOf(view);
-  return h("aside", { class: "story-drawer", role: "dialog", "aria-label": t("history"), "data-testid": "history" },
+  return h("aside", { class: "story-drawer", role: "dialog", "aria-label": t("history"), "data-testid": "history",
+    onscroll: followScroll },
     h("header", { class: "story-head" },
       h("h2", { text: t("historyTitle", { n: view.deal }) }),
       h("button", { class: "small", "data-testid": "history-close", onclick: () => toggleHistory(false) }, t("close"))),

@@ -14,7 +14,7 @@ from typing import Any
 import msgpack
 import pytest
 import redis
-from test_browser import can_act, hand_of, take_turn, view_of
+from test_browser import can_act, create_room, hand_of, take_turn, view_of
 from websockets.sync.client import connect
 
 from engine import Game
@@ -276,4 +276,39 @@ def test_your_turn_rings_shows_in_the_title_and_mute_is_remembered(browser, live
     page.wait_for_function("() => globalThis.guandan.sounds.played.some(p => p.cue === 'turn' && p.muted)",
                            timeout=15_000)
     assert page.evaluate("() => window.__tones") == 0
+    ctx.close()
+
+
+MORE_MOVES = "(n) => document.querySelectorAll('[data-testid=history] [data-testid=move]').length > n"
+
+
+def test_the_history_opens_at_the_latest_trick_and_follows_the_deal(browser, live_server):
+    """A player opens the history for the last tricks: it opened at trick 1, the latest a long scroll
+    away on a phone. It opens at its end and stays there as plays come in, unless scrolled back."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    create_room(page, live_server, "安娜")
+    page.click("[data-testid=start]")
+    for _ in range(6):
+        page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+        act_once(page)
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    page.click("[data-testid=history-open]")
+    drawer = page.locator("[data-testid=history]")
+
+    def latest_in_sight() -> bool:
+        box, last = drawer.bounding_box(), drawer.locator("[data-testid=move]").last.bounding_box()
+        return box["y"] <= last["y"] and last["y"] + last["height"] <= box["y"] + box["height"] + 1
+
+    assert drawer.evaluate("el => el.scrollHeight > el.clientHeight"), "too few plays to scroll"
+    assert latest_in_sight()
+    moves = drawer.locator("[data-testid=move]").count()
+    page.keyboard.press("a")  # auto-play (its switch is under the drawer on a phone)
+    page.wait_for_function(MORE_MOVES, arg=moves + 4, timeout=20_000)
+    assert latest_in_sight()
+    drawer.evaluate("el => el.scrollTo(0, 0)")  # scrolled back to read: left there as plays come in
+    page.wait_for_function("() => globalThis.guandan.story.pinned === false")
+    moves = drawer.locator("[data-testid=move]").count()
+    page.wait_for_function(MORE_MOVES, arg=moves + 4, timeout=20_000)
+    assert drawer.evaluate("el => el.scrollTop") == 0
     ctx.close()
