@@ -11,6 +11,7 @@ import { readyControls } from "./ready.js";
 import { refusalText } from "./refusals.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
+import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
@@ -950,6 +951,14 @@ const linked = new URLSearchParams(location.search).get("room")?.toUpperCase() |
 const saved = linked ? loadSeat(linked) : null;
 if (saved?.token) conn.room = { code: linked, seat: saved.seat, token: saved.token };
 keepHandFitted();
+slideToSelect({
+  selected: () => ui.selected,
+  select: (keys) => {
+    if (ui.readings) cancelReadings(); // another selection: another choice
+    ui.selected = keys;
+    render();
+  },
+});
 window.addEventListener("online", () => conn.reconnectNow());
 window.addEventListener("offline", () => conn.dropped());
 document.addEventListener("visibilitychange", () => {

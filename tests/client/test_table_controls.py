@@ -440,3 +440,33 @@ def test_a_new_screen_opens_at_its_top_on_a_phone(browser, live_server):
     assert host.evaluate("() => window.scrollY") == 0
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_sliding_over_the_hand_selects_and_unselects_a_run_of_cards(browser, live_server):
+    """As in the Guandan apps: press a card and slide; the cards crossed take the opposite of the pressed
+    card's state. A tap stays a tap, and the selection is played like any other."""
+    ctx, page = phone_at_its_turn(browser, live_server, (390, 844), "zh", seed=7)
+    cards = page.locator("[data-testid=hand] [data-key]")
+
+    def slide(a: int, b: int) -> None:
+        boxes = [cards.nth(i).bounding_box() for i in (a, b)]
+        y = boxes[0]["y"] + boxes[0]["height"] * 0.6  # the visible left edge of each overlapped card
+        page.mouse.move(boxes[0]["x"] + 4, y)
+        page.mouse.down()
+        page.mouse.move(boxes[1]["x"] + 4, y, steps=8)
+        page.mouse.up()
+
+    def pressed() -> list[int]:
+        states = cards.evaluate_all("els => els.map(e => e.ariaPressed)")
+        return [i for i, state in enumerate(states) if state == "true"]
+
+    slide(2, 6)
+    assert pressed() == [2, 3, 4, 5, 6]
+    assert page.evaluate("() => globalThis.guandan.ui.selected.size") == 5
+    slide(5, 3)  # from a selected card: unselects what it crosses
+    assert pressed() == [2, 6]
+    cards.nth(0).click()  # a tap is one toggle, not two
+    assert pressed() == [0, 2, 6]
+    slide(0, 0)  # pressed and released on one card: that is a tap too
+    assert pressed() == [2, 6]
+    ctx.close()
