@@ -822,7 +822,7 @@ class GameServer:
         room, game, seat = await self._seated_game(conn, "ask for a suggestion")
         if seat not in game.pending_seats():
             raise IllegalAction("not_your_turn", "there is nothing for you to do now")
-        action, reason, reason_zh = suggestion(room, game, seat)
+        action, reason, reason_zh = suggestion(room, game, seat, msg.skip)
         return {"action": action, "reason": reason, "reason_zh": reason_zh}
 
     async def on_readings(self, conn: Conn, msg: P.Readings) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import logging
 import random
 from typing import Any
 
-from engine.bots import make_bot, suggest_explained
+from engine.bots import make_bot, other_play, suggest_explained
 
 from .rooms import DEFAULT_BOT
 from .views import view_for
@@ -39,7 +39,10 @@ def choose_action(room: dict[str, Any], game: Any, seat: int, seed: str) -> dict
         return random_action(game, seat, seed)
 
 
-def suggestion(room: dict[str, Any], game: Any, seat: int) -> tuple[dict[str, Any], str, str]:
+def suggestion(room: dict[str, Any], game: Any, seat: int, skip: int = 0) -> tuple[dict[str, Any], str, str]:
     """What the heuristic player would do for this seat now, and why in English and Chinese (the
-    client shows its player's language); nothing is applied."""
-    return suggest_explained(view_for(room, game, seat))
+    client shows its player's language); with ``skip`` n > 0, the n-th other play that beats the table
+    (the button pressed again), when there is one. Nothing is applied."""
+    view = view_for(room, game, seat)
+    advice = suggest_explained(view)
+    return (skip and other_play(view, advice[0], skip)) or advice

@@ -176,7 +176,10 @@ class Return(_ClientMsg):
 
 
 class Suggest(_ClientMsg):
+    """The heuristic's advice; ``skip`` n > 0 asks for the n-th other play that beats the table."""
+
     type: Literal["suggest"]
+    skip: int = Field(default=0, ge=0, le=10_000)
 
 
 class Readings(_ClientMsg):

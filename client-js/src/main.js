@@ -52,6 +52,7 @@ const ui = {
   inviteOpen: false, // the invite panel over the table (mid-match)
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
+  hint: null, // { version, skip }: Suggest pressed again at the same moment asks for the next other play
 };
 
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
@@ -500,7 +501,10 @@ async function pass() {
 }
 
 async function suggest(view) {
-  const result = await act({ type: "suggest" });
+  const version = ui.state?.version;
+  const skip = ui.hint?.version === version ? ui.hint.skip + 1 : 0;
+  const result = await act(skip ? { type: "suggest", skip } : { type: "suggest" });
+  ui.hint = { version, skip };
   if (!result) return;
   ui.selected.clear();
   const action = result.action || {};

@@ -470,3 +470,35 @@ def test_sliding_over_the_hand_selects_and_unselects_a_run_of_cards(browser, liv
     slide(0, 0)  # pressed and released on one card: that is a tap too
     assert pressed() == [2, 6]
     ctx.close()
+
+
+def test_suggest_pressed_again_offers_the_other_plays_that_beat_the_table(browser, live_server):
+    """The first press is the bot's advice with its reason; pressed again at the same moment, the next
+    other play that beats the table (as the Guandan apps' hint button does), which plays like any other."""
+    ctx, page = phone_at_its_turn(browser, live_server, (390, 844), "en", seed=7)
+
+    def press() -> tuple[str, str]:
+        seen = page.evaluate("() => globalThis.guandan.ui.suggestions")
+        page.click("[data-testid=suggest]")
+        page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}", timeout=10_000)
+        keys = page.evaluate("() => [...globalThis.guandan.ui.selected].sort().join(',')")
+        return page.locator("[data-testid=message]").inner_text(), keys
+
+    for _ in range(12):
+        page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+        advice = press()
+        if view_of(page)["top"] is not None:
+            again = press()
+            if "another play that beats" in again[0]:
+                break
+        page.click("[data-testid=play]" if advice[1] else "[data-testid=pass]")
+    else:
+        pytest.fail("no turn with another play to offer")
+    assert re.search(r"\(1 of \d+\)$", again[0]) and again[1] and again[1] != advice[1], (advice, again)
+    third = press()
+    assert "(2 of" in third[0] or "(1 of 1)" in third[0], third
+    before = page.evaluate("() => globalThis.guandan.ui.state.version")
+    page.click("[data-testid=play]")  # the offered play is legal: the table moves on
+    page.wait_for_function(f"() => globalThis.guandan.ui.state.version > {before}", timeout=10_000)
+    assert page.locator("[data-testid=message].error").count() == 0
+    ctx.close()

@@ -10,7 +10,7 @@ import pytest
 from srv_client import Client, ServerError, seated_room
 
 from engine import Game
-from engine.bots import suggest_explained
+from engine.bots import other_play, suggest_explained
 from server.rooms import hash_token, load_game
 from server.store import Store
 from server.views import view_for
@@ -169,6 +169,46 @@ async def test_suggest_says_why_in_chinese_too(server, aredis) -> None:
         assert re.search("[\u4e00-\u9fff]", zh) and not re.search("[a-z]", zh), res
         assert (res["action"], res["reason"], zh) == suggest_explained(view_for(room, game, seat))
         await clients[seat].request(res["action"])
+    for c in clients:
+        await c.close()
+
+
+async def test_suggest_pressed_again_offers_the_other_plays_that_beat_the_table(server, aredis) -> None:
+    """``skip`` n: the n-th other play that beats the table, as the engine orders them; on a lead, or
+    past nothing else, the advice again. Nothing is applied."""
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, seed=3)
+    version, room = await store.load(code)
+    game = load_game(room)
+    leader = game.turn
+    advice = await clients[leader].request({"type": "suggest"})
+    assert await clients[leader].request({"type": "suggest", "skip": 3}) == advice  # a lead: the advice
+    await clients[leader].request(advice["action"])
+    for _ in range(8):  # the next seats that follow, until one has other plays to offer
+        version, room = await store.load(code)
+        game = load_game(room)
+        seat = game.turn
+        view = view_for(room, game, seat)
+        first = await clients[seat].request({"type": "suggest"})
+        hint = other_play(view, first["action"], 1)
+        if hint is None:
+            await clients[seat].request(first["action"])
+            continue
+        seen = []
+        for skip in (1, 2, 3):
+            res = await clients[seat].request({"type": "suggest", "skip": skip})
+            assert (res["action"], res["reason"], res["reason_zh"]) == other_play(view, first["action"], skip)
+            assert res["action"] != first["action"] and "of" in res["reason"]
+            game.legal_actions(seat).index(res["action"])  # legal for that seat
+            seen.append(res["action"])
+        assert seen[0] != seen[1] or seen[0] == seen[2]  # a new play each press, unless there is only one
+        assert (await store.load(code))[0] == version  # asking applied nothing
+        break
+    else:
+        pytest.fail("no seat had another play to offer")
+    with pytest.raises(ServerError) as exc:
+        await clients[seat].request({"type": "suggest", "skip": -1})
+    assert exc.value.code == "invalid_message"
     for c in clients:
         await c.close()
 
