@@ -424,15 +424,14 @@ def test_a_new_screen_opens_at_its_top_on_a_phone(browser, live_server):
     phone = {"viewport": {"width": 360, "height": 640}}
     host_ctx, friend_ctx = browser.new_context(**phone), browser.new_context(**phone)
     host, friend = host_ctx.new_page(), friend_ctx.new_page()
-    host.goto(live_server + "/")
-    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
-    host.click("[data-testid=create]")  # scrolled into view first, as a thumb would
+    code = create_room(host, live_server, "安娜")  # Create is scrolled into view first, as a thumb would
     host.wait_for_selector("[data-testid=start]")
     assert host.evaluate("() => window.scrollY") == 0
     inside(host, "[data-testid=room-code]")
     friend.goto(live_server + "/")
+    friend.wait_for_function("() => globalThis.guandan.conn.status === 'connected'", timeout=15_000)
     friend.fill("[data-testid=join-form] [data-testid=nickname]", "小波")
-    friend.fill("[data-testid=join-code]", host.locator("[data-testid=room-code]").inner_text())
+    friend.fill("[data-testid=join-code]", code)
     friend.click("[data-testid=join]")
     friend.wait_for_selector("[data-testid=seats]")
     assert friend.evaluate("() => window.scrollY") == 0
