@@ -57,10 +57,31 @@ export function morph(from, to) {
   return from;
 }
 
+function keyOf(node) {
+  return node.nodeType === 1 ? node.getAttribute("data-key") : null;
+}
+
+/**
+ * Morph child by child. A keyed child keeps its element when others come or go before it: an open
+ * drawer keeps where the player scrolled as the deal's result appears over the table, and the cards
+ * after a played one stay the same elements.
+ */
 export function morphChildren(from, to) {
   const next = [...to.childNodes];
+  const wanted = new Set(next.map(keyOf).filter(Boolean));
   next.forEach((child, i) => {
-    const current = from.childNodes[i];
+    let current = from.childNodes[i];
+    if (current && !sameKind(current, child)) {
+      const kept = keyOf(child) && [...from.childNodes].slice(i + 1).find((n) => sameKind(n, child));
+      if (kept) {
+        // drop what went away before it (a keyed node still wanted is not dropped: a reordering)
+        while (from.childNodes[i] !== kept && !wanted.has(keyOf(from.childNodes[i]))) from.childNodes[i].remove();
+        current = from.childNodes[i];
+      } else if (wanted.has(keyOf(current))) {
+        from.insertBefore(child, current); // something new comes before a keyed node still wanted
+        return;
+      }
+    }
     if (current) morph(current, child);
     else from.appendChild(child);
   });

@@ -89,7 +89,7 @@ export function historyDrawer(view) {
   if (!story.open) return null;
   const tricks = tricksOf(view);
   return h("aside", { class: "story-drawer", role: "dialog", "aria-label": t("history"), "data-testid": "history",
-    onscroll: followScroll },
+    "data-key": "history", onscroll: followScroll },
     h("header", { class: "story-head" },
       h("h2", { text: t("historyTitle", { n: view.deal }) }),
       h("button", { class: "small", "data-testid": "history-close", onclick: () => toggleHistory(false) }, t("close"))),

@@ -297,8 +297,13 @@ def test_the_history_opens_at_the_latest_trick_and_follows_the_deal(browser, liv
     drawer = page.locator("[data-testid=history]")
 
     def latest_in_sight() -> bool:
-        box, last = drawer.bounding_box(), drawer.locator("[data-testid=move]").last.bounding_box()
-        return box["y"] <= last["y"] and last["y"] + last["height"] <= box["y"] + box["height"] + 1
+        # one step in the page: the table is drawn anew on every diff, so two separate measurements may
+        # meet two different drawers (and the first may be gone: no box)
+        return drawer.evaluate("""el => {
+            const box = el.getBoundingClientRect();
+            const last = [...el.querySelectorAll('[data-testid=move]')].pop().getBoundingClientRect();
+            return box.top <= last.top && last.bottom <= box.bottom + 1;
+        }""")
 
     assert drawer.evaluate("el => el.scrollHeight > el.clientHeight"), "too few plays to scroll"
     assert latest_in_sight()
@@ -311,4 +316,24 @@ def test_the_history_opens_at_the_latest_trick_and_follows_the_deal(browser, liv
     moves = drawer.locator("[data-testid=move]").count()
     page.wait_for_function(MORE_MOVES, arg=moves + 4, timeout=20_000)
     assert drawer.evaluate("el => el.scrollTop") == 0
+    ctx.close()
+
+
+def test_the_history_keeps_its_place_as_the_deal_s_result_comes_up(browser, live_server):
+    """A player reading back through the history when the deal ends keeps their place: the result's
+    panel came in before the drawer and the drawer was drawn anew, at trick 1."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    create_room(page, live_server, "Read")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    page.keyboard.press("a")
+    page.click("[data-testid=history-open]")
+    drawer = page.locator("[data-testid=history]")
+    page.wait_for_function("() => { const d = document.querySelector('[data-testid=history]');"
+                           " return d.scrollHeight > d.clientHeight + 80; }", timeout=30_000)
+    drawer.evaluate("el => { el.scrollTo(0, 40); el.readingHere = true; }")
+    page.wait_for_function("() => globalThis.guandan.story.pinned === false")
+    page.wait_for_selector("[data-testid=deal-result]", timeout=60_000)
+    assert drawer.evaluate("el => [el.readingHere === true, el.scrollTop]") == [True, 40]
     ctx.close()
