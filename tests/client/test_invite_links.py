@@ -81,3 +81,31 @@ def test_on_loopback_only_the_panel_says_so_plainly(browser, live_server):
     page.click("[data-testid=lang]")
     assert "Only this computer can open this link" in warning.inner_text()
     page.close()
+
+
+def test_mid_match_on_a_phone_held_sideways_the_qr_is_in_sight(browser, proxied_server):
+    """The code in the top bar opens the invite over the table; sideways the QR stood below the code,
+    cut off by the screen's edge, and the friend could not scan it until the host scrolled."""
+    page = browser.new_page(viewport={"width": 844, "height": 390})
+    page.goto(proxied_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Ann")
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    page.click("[data-testid=header-code]")
+    qr = page.locator("[data-testid=invite-qr]")
+    qr.wait_for()
+    # whole, above the sheet's foot with Close, and no scrolling done or needed
+    top, bottom = page.evaluate("""() => {
+        const qr = document.querySelector('[data-testid=invite-qr]').getBoundingClientRect();
+        const foot = document.querySelector('.sheet-foot').getBoundingClientRect();
+        const sheet = document.querySelector('.invite-sheet');
+        return [qr.top - sheet.getBoundingClientRect().top - sheet.scrollTop, foot.top - qr.bottom];
+    }""")
+    assert top >= 0 and bottom >= 0, (top, bottom)
+    link = page.locator("[data-testid=join-link]").get_attribute("href")
+    assert decode_qr(qr.screenshot()) == [link]
+    page.click("[data-testid=close-invite]")
+    page.wait_for_selector("[data-testid=invite-qr]", state="detached")
+    page.close()
