@@ -628,9 +628,19 @@ function tributeInfo(view) {
       t("tributeLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
     (tr.returns || []).map((g) => h("div", { class: "tribute-line" },
       t("returnLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
-    view.phase === "return" && (tr.pending || []).length
-      ? h("div", { class: "tribute-line waiting-line" }, t("waitReturn", { names: names(tr.pending) }), " ",
-        countdown(view.deadline, "countdown")) : null);
+    returnWait(view, names));
+}
+
+/** Who still owes a return, and the clock. The seat that owes one is told so in the message line
+ * (which card, to whom): here it is not named to itself. */
+function returnWait(view, names) {
+  const pending = view.phase === "return" ? view.tribute.pending || [] : [];
+  if (!pending.length) return null;
+  const others = pending.filter((seat) => seat !== view.seat);
+  const clock = countdown(view.deadline, "countdown");
+  if (!others.length && !clock) return null;
+  return h("div", { class: "tribute-line waiting-line" },
+    others.length ? [t("waitReturn", { names: names(others) }), " "] : null, clock);
 }
 
 function centerBox(view) {

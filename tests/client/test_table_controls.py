@@ -414,8 +414,11 @@ def test_a_double_tribute_s_return_keeps_the_table_on_a_phone(browser, live_serv
     for name in ("tribute", "hand", "return", "suggest", "sort"):
         inside(page, f"[data-testid={name}]")
     assert page.locator("[data-testid=tribute] .tribute-line").count() >= 3
-    if width > height:  # held sideways: nothing at all below the fold
-        assert page.evaluate("() => document.documentElement.scrollHeight") <= height
+    # nothing at all below the fold: upright the tribute also said "waiting for" the player it was
+    # talking to, under the message line that already told them which card to return to whom
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= height, page.evaluate(LAYOUT)
+    assert "Waiting" not in page.locator("[data-testid=tribute]").inner_text()
+    assert page.locator("[data-testid=message]").inner_text().startswith("Choose")
     ctx.close()
 
 
