@@ -14,6 +14,7 @@ import pytest
 import zxingcpp
 from browser_server import serve_client
 from PIL import Image
+from test_table_controls import phone_at_its_turn
 
 pytestmark = pytest.mark.slow
 
@@ -86,13 +87,7 @@ def test_on_loopback_only_the_panel_says_so_plainly(browser, live_server):
 def test_mid_match_on_a_phone_held_sideways_the_qr_is_in_sight(browser, proxied_server):
     """The code in the top bar opens the invite over the table; sideways the QR stood below the code,
     cut off by the screen's edge, and the friend could not scan it until the host scrolled."""
-    page = browser.new_page(viewport={"width": 844, "height": 390})
-    page.goto(proxied_server + "/")
-    page.fill("[data-testid=create-form] [data-testid=nickname]", "Ann")
-    page.select_option("[data-testid=bot-delay]", "0")
-    page.click("[data-testid=create]")
-    page.click("[data-testid=start]")
-    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    ctx, page = phone_at_its_turn(browser, proxied_server, (844, 390), "en")
     page.click("[data-testid=header-code]")
     qr = page.locator("[data-testid=invite-qr]")
     qr.wait_for()
@@ -108,4 +103,4 @@ def test_mid_match_on_a_phone_held_sideways_the_qr_is_in_sight(browser, proxied_
     assert decode_qr(qr.screenshot()) == [link]
     page.click("[data-testid=close-invite]")
     page.wait_for_selector("[data-testid=invite-qr]", state="detached")
-    page.close()
+    ctx.close()
