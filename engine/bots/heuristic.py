@@ -206,23 +206,10 @@ class HeuristicBot:
         return Decision.said(actions[0], Said("a legal play", "出一手能出的牌"))
 
     def _realize(self, ctx: Context, shape: Shape, avoid: Counter | None = None) -> Play | None:
-        """Physical cards for a shape, keeping clear of cards another planned play needs."""
-        plays = expand(HandIndex(ctx.hand, ctx.level), shape)
-        if not plays:
-            return None
-        if avoid:
-            return min(plays, key=lambda p: sum(min(n, avoid[c]) for c, n in Counter(p.cards).items()))
-        return plays[0]
+        return realize(ctx.hand, ctx.level, shape, avoid)
 
     def _reserved(self, ctx: Context, shape: Shape) -> Counter:
-        """Cards of the planned straight flush (suits matter only there)."""
-        out: Counter = Counter()
-        for s in ctx.plan.plays:
-            if s.kind == STRAIGHT_FLUSH and s != shape:
-                p = self._realize(ctx, s)
-                if p:
-                    out.update(p.cards)
-        return out
+        return reserved(ctx.hand, ctx.level, ctx.plan, shape)
 
     def _remaining(self, ctx: Context, play: Play) -> list[int]:
         left = Counter(ctx.hand)
@@ -259,10 +246,8 @@ class HeuristicBot:
                 out.append(a)
 
         if ctx.top is None:
-            for sh in sorted(ctx.plan.plays, key=lambda sh: (tier_of(sh.kind, sh.size), _base_rank(sh))):
-                play = self._realize(ctx, sh, self._reserved(ctx, sh))
-                if play is not None:
-                    add(play_action(play))
+            for play in planned_leads(ctx.hand, ctx.level, ctx.plan):
+                add(play_action(play))
             return out
         add({"type": "pass"})
         groups = play_groups(ctx.hand, ctx.level, ctx.top, ctx.rules)
@@ -685,6 +670,39 @@ def _order(code: int, level: int) -> int:
         return code - 36  # 16, 17
     r = (code >> 2) + 2
     return 15 if r == level else r
+
+
+def realize(hand: list[int], level: int, shape: Shape, avoid: Counter | None = None) -> Play | None:
+    """Physical cards for a shape, keeping clear of cards another planned play needs."""
+    plays = expand(HandIndex(hand, level), shape)
+    if not plays:
+        return None
+    if avoid:
+        return min(plays, key=lambda p: sum(min(n, avoid[c]) for c, n in Counter(p.cards).items()))
+    return plays[0]
+
+
+def reserved(hand: list[int], level: int, plan: Plan, shape: Shape) -> Counter:
+    """Cards of the planned straight flush (suits matter only there)."""
+    out: Counter = Counter()
+    for s in plan.plays:
+        if s.kind == STRAIGHT_FLUSH and s != shape:
+            p = realize(hand, level, s)
+            if p:
+                out.update(p.cards)
+    return out
+
+
+def planned_leads(hand: list[int], level: int, plan: Plan | None = None) -> list[Play]:
+    """The plays the hand is built for, as real cards: ordinary ones low first, then the bombs up
+    the ladder. The sensible leads, without breaking a pair or a straight to make another."""
+    plan = plan or decompose(hand, level)
+    out = []
+    for sh in sorted(plan.plays, key=lambda sh: (tier_of(sh.kind, sh.size), _base_rank(sh))):
+        play = realize(hand, level, sh, reserved(hand, level, plan, sh))
+        if play is not None:
+            out.append(play)
+    return out
 
 
 def _base_rank(s: Shape) -> float:

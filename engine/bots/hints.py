@@ -5,6 +5,9 @@ button, pressed again, offers the next play that would do; here each further pre
 weakest first (ordinary plays by value, then the bombs up the ladder), so a player who would rather
 not follow the advice still finds every option without hunting for it. One physical variant stands for
 each way to play (suits do not matter); a variant that spends a wild card counts as its own way.
+
+On a lead any play would do, far too many to page through: the presses go through the plays the hand
+is built for instead (its plan: each pair, straight, full house... as it is best split), low first.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ from ..cards import HEARTS, card_code
 from ..moves import legal_plays
 from ..plays import Play
 from .base import Action, View, play_action, top_play, view_rules
+from .heuristic import planned_leads
 from .words import Said, play_words
 
 _ANOTHER = Said("another play that beats {top}: {play} ({n} of {total})",
                 "另一种管得住{top}的出法：{play}（{n}/{total}）")
+_ANOTHER_LEAD = Said("another lead your hand is built for: {play} ({n} of {total})",
+                     "按这手牌的组合，另一种出法：{play}（{n}/{total}）")
 
 
 def _way(play: Play, wild: int) -> tuple[str, int, int, int]:
@@ -24,18 +30,23 @@ def _way(play: Play, wild: int) -> tuple[str, int, int, int]:
 
 
 def other_plays(view: View, advice: Action) -> list[Play]:
-    """The plays that beat the table other than the ``advice``, one per way, weakest first; none
-    when the seat leads (any play may lead: too many to page through) or is not to play."""
-    top = top_play(view)
-    if top is None or view.get("phase") != "play" or view.get("turn") != view.get("seat"):
+    """The plays other than the ``advice``, one per way: those that beat the table, weakest first, or
+    on a lead the hand's planned plays; none when the seat is not to play."""
+    if view.get("phase") != "play" or view.get("turn") != view.get("seat"):
         return []
+    top = top_play(view)
     wild = card_code(view["level"], HEARTS)
     ways: dict[tuple[str, int, int, int], Play] = {}
-    for play in legal_plays(view["hand"], view["level"], top, view_rules(view)):
+    if top is None:
+        plays = planned_leads(view["hand"], view["level"])
+    else:
+        beats = legal_plays(view["hand"], view["level"], top, view_rules(view))
+        plays = sorted(beats, key=lambda p: (p.tier, p.value))
+    for play in plays:
         ways.setdefault(_way(play, wild), play)
     if advice.get("type") == "play":
         ways.pop(_way(Play(advice["kind"], advice["value"], tuple(advice["cards"])), wild), None)
-    return sorted(ways.values(), key=lambda p: (p.tier, p.value))
+    return list(ways.values())
 
 
 def other_play(view: View, advice: Action, skip: int) -> tuple[Action, str, str] | None:
@@ -46,6 +57,10 @@ def other_play(view: View, advice: Action, skip: int) -> tuple[Action, str, str]
         return None
     n = (skip - 1) % len(others)
     play = others[n]
-    said = _ANOTHER.fill(top=play_words(top_play(view), view["level"]), play=play_words(play, view["level"]),
-                         n=n + 1, total=len(others))
+    top = top_play(view)
+    words = {"play": play_words(play, view["level"]), "n": n + 1, "total": len(others)}
+    if top is None:
+        said = _ANOTHER_LEAD.fill(**words)
+    else:
+        said = _ANOTHER.fill(top=play_words(top, view["level"]), **words)
     return play_action(play), said.en, said.zh

@@ -1,14 +1,16 @@
 """Suggest pressed again (engine/bots/hints.py): the other plays that beat the table, one per way to
-play, weakest first, counting round; nothing when the seat leads."""
+play, weakest first, counting round; on a lead the other plays of the hand's plan."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from engine import Game
 from engine.bots.base import top_play
+from engine.bots.heuristic import planned_leads
 from engine.bots.hints import other_play, other_plays
 from engine.bots.suggest import suggest_explained
 from engine.cards import HEARTS, card_code
@@ -25,6 +27,10 @@ def play_of(action: dict) -> Play:
     return Play(action["kind"], action["value"], tuple(action["cards"]))
 
 
+def rank_of(code: int) -> int:
+    return code if code >= 52 else code // 4  # the jokers are their own ranks
+
+
 def as_action(play: Play) -> dict:
     return {"type": "play", "cards": [int(c) for c in play.cards], "kind": play.kind, "value": play.value}
 
@@ -33,7 +39,7 @@ def as_action(play: Play) -> dict:
 def test_every_other_play_is_legal_beats_the_table_and_comes_weakest_first(seed: int) -> None:
     rng = random.Random(seed)
     game = Game.new(seed)
-    followed = 0
+    followed = led = 0
     while game.phase == "play":
         seat = game.pending_seats()[0]
         view, level = game.view(seat), game.level
@@ -41,7 +47,20 @@ def test_every_other_play_is_legal_beats_the_table_and_comes_weakest_first(seed:
         others = other_plays(view, advice)
         legal = game.legal_actions(seat)
         if view.get("top") is None:
-            assert others == [] and other_play(view, advice, 1) is None  # a lead: nothing to page through
+            led += 1
+            leads = planned_leads(view["hand"], level)
+            # the plan splits the whole hand: every card's rank in exactly one of its plays
+            assert Counter(rank_of(c) for p in leads for c in p.cards) == Counter(map(rank_of, view["hand"]))
+            for p in leads:
+                assert as_action(p) in legal
+            advised = way(play_of(advice), level)
+            assert [way(p, level) for p in others] == [w for w in dict.fromkeys(way(p, level) for p in leads)
+                                                       if w != advised]
+            if others:
+                action, reason, reason_zh = other_play(view, advice, len(others) + 1)  # round again
+                assert action == as_action(others[0])
+                assert reason.startswith("another lead") and reason.endswith(f"(1 of {len(others)})")
+                assert reason_zh.endswith(f"（1/{len(others)}）")
         else:
             followed += 1
             ways = [way(p, level) for p in others]
@@ -61,4 +80,4 @@ def test_every_other_play_is_legal_beats_the_table_and_comes_weakest_first(seed:
                 assert action == as_action(others[n])
                 assert reason.endswith(f"({n + 1} of {total})") and reason_zh.endswith(f"（{n + 1}/{total}）")
         game.apply(seat, rng.choice(legal))
-    assert followed > 10
+    assert followed > 10 and led > 3

@@ -175,15 +175,21 @@ async def test_suggest_says_why_in_chinese_too(server, aredis) -> None:
 
 
 async def test_suggest_pressed_again_offers_the_other_plays_that_beat_the_table(server, aredis) -> None:
-    """``skip`` n: the n-th other play that beats the table, as the engine orders them; on a lead, or
-    past nothing else, the advice again. Nothing is applied."""
+    """``skip`` n: the n-th other play that beats the table, as the engine orders them; on a lead the
+    n-th other play of the hand's plan; with nothing else, the advice again. Nothing is applied."""
     store = Store(aredis)
     code, clients, _ = await seated_room(server.url, seed=3)
     version, room = await store.load(code)
     game = load_game(room)
     leader = game.turn
     advice = await clients[leader].request({"type": "suggest"})
-    assert await clients[leader].request({"type": "suggest", "skip": 3}) == advice  # a lead: the advice
+    lead_view = view_for(room, game, leader)
+    leads = other_plays(lead_view, advice["action"])
+    assert len(leads) >= 3, leads  # a whole hand of 27 is built of more than four plays
+    again = await clients[leader].request({"type": "suggest", "skip": 3})
+    third = other_play(lead_view, advice["action"], 3)
+    assert (again["action"], again["reason"], again["reason_zh"]) == third
+    assert again["action"] != advice["action"] and again["reason"].startswith("another lead")
     await clients[leader].request(advice["action"])
     for _ in range(8):  # the next seats that follow, until one has other plays to offer
         version, room = await store.load(code)
