@@ -42,6 +42,7 @@ export const TEXT = {
     tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", emptyBotAtStart: "空位 · 开始时补机器人",
     bigJoker: "大王", smallJoker: "小王", listSep: "、",
     waitReady: "等待 {names} 准备", waitRematch: "等待 {names} 同意再来一场", readyDone: "已准备",
+    othersReady: "其他人都准备好了，就等你", othersRematch: "其他人都同意再来一场，就等你",
     rematch: "再来一场", rematchAsked: "已申请再来一场", counter: "记牌器", counterOption: "记牌器（显示外面还剩几张）",
     autoNext: "计时结束自动开下一局",
     kinds: {
@@ -107,6 +108,8 @@ export const TEXT = {
     tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", emptyBotAtStart: "empty · a bot at the start",
     bigJoker: "BIG", smallJoker: "SMALL", listSep: ", ",
     waitReady: "Waiting for {names} to be ready", waitRematch: "Waiting for {names} to agree to a rematch",
+    othersReady: "Everyone else is ready: the table waits for you",
+    othersRematch: "Everyone else wants a rematch: the table waits for you",
     readyDone: "Ready", rematch: "Rematch", rematchAsked: "Rematch asked", counter: "Cards out",
     counterOption: "Card counter (how many of each rank are still out)", autoNext: "Next deal starts when the timer runs out",
     kinds: {

@@ -17,10 +17,12 @@ export function readyControls(view, { seatName, act, leave }) {
   const over = view.phase === "match_over";
   const waiting = waitingFor(view);
   const pressed = seated && view.ready?.[me] === true && waiting.length > 0;
-  const names = waiting.map(seatName).join(t("listSep"));
-  const line = waiting.length
-    ? h("p", { class: "hint ready-line", "data-testid": "ready-waiting", text: t(over ? "waitRematch" : "waitReady", { names }) })
-    : null;
+  // the player is not named to themselves (their button is the call): the others, or that only they are left
+  const others = waiting.filter((seat) => seat !== me);
+  const text = others.length
+    ? t(over ? "waitRematch" : "waitReady", { names: others.map(seatName).join(t("listSep")) })
+    : t(over ? "othersRematch" : "othersReady");
+  const line = waiting.length ? h("p", { class: "hint ready-line", "data-testid": "ready-waiting", text }) : null;
   if (!seated) return [line || h("p", { class: "hint", text: t(over ? "matchOver" : "waitNext") })];
   const main = over
     ? h("button", { class: "primary", "data-testid": "rematch", disabled: pressed, onclick: () => act({ type: "new_match" }) },

@@ -260,8 +260,12 @@ def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(b
     assert button.is_disabled() and button.inner_text() == "已准备"
     waiting = first.locator("[data-testid=ready-waiting]").inner_text()
     assert all(n in waiting for n in ("小波", "小春", "小冬")) and "安娜" not in waiting
-    for page in rest:  # they saw the press (the same version) and still have their result screen
+    for page, name in zip(rest, ("小波", "小春", "小冬"), strict=True):
+        # they saw the press (the same version) and still have their result screen; the line names
+        # the others they wait for, not the player reading it (their button is the call)
         page.wait_for_function("() => globalThis.guandan.ui.state.view.ready[0] === true")
+        waiting = page.locator("[data-testid=ready-waiting]").inner_text()
+        assert name not in waiting and "安娜" not in waiting and waiting.count("、") == 1, waiting
         assert page.locator("[data-testid=deal-result]").is_visible()
         assert page.locator("[data-testid=next-deal]").is_enabled()
         assert view_of(page)["deal"] == 1
@@ -270,6 +274,7 @@ def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(b
         rest[2].wait_for_function(f"() => globalThis.guandan.ui.state.view.ready[{i}] === true")
     assert rest[2].locator("[data-testid=deal-result]").is_visible()
     assert "小冬" in first.locator("[data-testid=ready-waiting]").inner_text()
+    assert rest[2].locator("[data-testid=ready-waiting]").inner_text() == "其他人都准备好了，就等你"
     rest[2].click("[data-testid=next-deal]")  # the last one: the next deal starts for everyone
     for page in pages:
         page.wait_for_function("() => globalThis.guandan.ui.state.view.deal === 2")
@@ -348,6 +353,12 @@ def test_the_table_fits_a_phone_without_scrolling(browser, live_server, size, la
     # nothing at all below the fold (the oldest phones, 320x568, took 125 px more: the top bar's
     # buttons wrapped and the hand took three rows)
     assert page.evaluate("() => document.documentElement.scrollHeight") <= height, page.evaluate(LAYOUT)
+    if width >= 800:  # a wide phone sideways: the hand spreads (it kept to 535 of 844 px, 19 px a card)
+        span = page.evaluate("""() => {
+            const cards = [...document.querySelectorAll('[data-testid=hand] .card')];
+            return cards.at(-1).getBoundingClientRect().right - cards[0].getBoundingClientRect().left;
+        }""")
+        assert span >= 0.75 * width, span
     # Play, Pass, Suggest and Sort in one row (upright, Sort's mode stands under its name to fit)
     buttons = ("play", "pass", "suggest", "sort")
     tops = {b: page.locator(f"[data-testid={b}]").bounding_box()["y"] for b in buttons}
@@ -391,13 +402,13 @@ def test_a_hand_of_long_groups_still_leaves_play_on_the_screen(browser, live_ser
     ctx.close()
 
 
-@pytest.mark.parametrize("size", [(844, 390), (360, 640)])
-def test_a_double_tribute_s_return_keeps_the_table_on_a_phone(browser, live_server, live_data, size):
+@pytest.mark.parametrize(("size", "lang"), [((844, 390), "en"), ((360, 640), "en"), ((360, 640), "zh")])
+def test_a_double_tribute_s_return_keeps_the_table_on_a_phone(browser, live_server, live_data, size, lang):
     """The deal's result, then the return phase: the tribute's four lines, a hand of 28 and Return.
     Upright the tribute once stood 260 px tall and pushed Return below the screen; sideways it cut the
     action row off."""
     width, height = size
-    ctx, page = phone_at_its_turn(browser, live_server, size, "en", seed=3)
+    ctx, page = phone_at_its_turn(browser, live_server, size, lang, seed=3)
     fast_forward(live_data, page.locator("[data-testid=header-code]").inner_text(), first_two=(0, 2))
     # the result opens below the top bar (it hid the title), its foot with Next deal in sight
     page.wait_for_selector("[data-testid=deal-result]", timeout=10_000)
@@ -417,8 +428,10 @@ def test_a_double_tribute_s_return_keeps_the_table_on_a_phone(browser, live_serv
     # nothing at all below the fold: upright the tribute also said "waiting for" the player it was
     # talking to, under the message line that already told them which card to return to whom
     assert page.evaluate("() => document.documentElement.scrollHeight") <= height, page.evaluate(LAYOUT)
-    assert "Waiting" not in page.locator("[data-testid=tribute]").inner_text()
-    assert page.locator("[data-testid=message]").inner_text().startswith("Choose")
+    # (the partner's bot may still be returning: then, and only then, a line waits for it)
+    waits = page.evaluate("() => document.querySelector('.tribute .waiting-line')?.textContent || ''")
+    assert "安娜" not in waits, waits
+    assert page.locator("[data-testid=message]").inner_text().startswith(("Choose", "选一张"))
     ctx.close()
 
 
@@ -479,7 +492,8 @@ def test_sliding_over_the_hand_selects_and_unselects_a_run_of_cards(browser, liv
 
 def test_suggest_pressed_again_offers_the_other_plays_that_beat_the_table(browser, live_server):
     """The first press is the bot's advice with its reason; pressed again at the same moment, the next
-    other play that beats the table (as the Guandan apps' hint button does), which plays like any other."""
+    other play that beats the table (as the Guandan apps' hint button does), which plays like any other;
+    on a lead, the next play of the hand's plan (the same advice came again)."""
     ctx, page = phone_at_its_turn(browser, live_server, (390, 844), "en", seed=7)
 
     def press() -> tuple[str, str]:
@@ -489,6 +503,10 @@ def test_suggest_pressed_again_offers_the_other_plays_that_beat_the_table(browse
         keys = page.evaluate("() => [...globalThis.guandan.ui.selected].sort().join(',')")
         return page.locator("[data-testid=message]").inner_text(), keys
 
+    # seat 0 leads the deal: pressed again, another of the plays the hand is built for
+    lead, other_lead = press(), press()
+    assert "another lead your hand is built for" in other_lead[0], other_lead
+    assert other_lead[1] and other_lead[1] != lead[1], (lead, other_lead)
     for _ in range(12):
         page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
         advice = press()
