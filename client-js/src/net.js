@@ -314,7 +314,10 @@ export class Connection {
           clearTimeout(waiter.timer);
           waiter.reject(err);
         } else if (msg.code === "unavailable" && this.room) {
-          this.resync(); // the server could not send a snapshot: ask again
+          // the server could not send a snapshot: ask again (a resync already acked would otherwise
+          // stay "on its way" for ever, and every diff after it would be dropped)
+          this.resyncing = false;
+          this.resync();
         } else if (msg.code !== "replaced") {
           this.handlers.onError?.(err);
         }

@@ -50,6 +50,23 @@ test("a diff that does not apply to the view is mended by a resync too", () => {
   assert.equal(conn.state.version, 5);
 });
 
+test("a snapshot the server could not send after acking the resync is asked for again", async () => {
+  const { conn, sent } = connected();
+  conn.room = { code: "ABCDEF", seat: 0, token: "t" };
+  conn.receive(encodeMessage(snapshot));
+  conn.receive(encodeMessage({ type: "diff", base: 7, version: 8, ops: [] })); // a gap: resync
+  const first = sent.at(-1);
+  assert.equal(first.type, "resync");
+  conn.receive(encodeMessage({ type: "ack", id: first.id, result: { code: "ABCDEF" } }));
+  await Promise.resolve();
+  conn.receive(encodeMessage({ type: "error", code: "unavailable", message: "could not load the room; send resync" }));
+  assert.deepEqual(sent.map((m) => m.type), ["resync", "resync"]);
+  conn.receive(encodeMessage({ ...snapshot, version: 8 }));
+  conn.receive(encodeMessage({ type: "diff", base: 8, version: 9, ops: [["+", "/played/-", 4]] }));
+  assert.deepEqual(conn.state.view.played, [4], "diffs apply again");
+  for (const waiter of conn.pending.values()) clearTimeout(waiter.timer);
+});
+
 test("requests get ids and resolve with their ack, or reject with the server's error code", async () => {
   const { conn, sent } = connected();
   const ok = conn.request({ type: "suggest" });
