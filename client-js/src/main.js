@@ -591,10 +591,13 @@ function seatBox(view, seat, position) {
     replacedTag(seat),
     h("div", { class: "meta" },
       h("span", { class: `count ${count <= 10 && count > 0 ? "low" : ""}`, "data-testid": `count-${seat}` },
-        h("strong", { text: count }), ` ${t("cards")}`),
+        h("strong", { text: count }), ` ${t(count === 1 ? "card" : "cards")}`),
       place >= 0 ? h("span", { class: `badge place p${place}`, text: t("places")[place] }) : null,
       auto ? h("span", { class: `badge auto ${auto}`, "data-testid": `auto-${seat}`, "data-auto": auto,
         text: auto === "dropout" ? t("autoDropout") : t("autoPlayer") }) : null,
+      // dropped, and the bot not yet playing (the grace period): said in words, not only by a grey dot
+      !auto && connected === false && seat !== view.seat && ["human", "ai"].includes(kind)
+        ? h("span", { class: "badge offline", "data-testid": `offline-${seat}`, text: t("offlineWait") }) : null,
       countdown(view.deadlines?.[seat], `countdown-${seat}`)),
     h("div", { class: `last-play ${previous ? "previous" : ""}` },
       last ? (last.type === "pass" ? h("span", { class: "pass-label", text: t("passed") })

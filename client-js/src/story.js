@@ -143,12 +143,12 @@ export function noteMoves(before, after) {
 
 function toastText({ move, me }) {
   const mine = move.seat === me;
-  const key = move.by === "timer" ? (mine ? "toastTimerMe" : "toastTimer") : (mine ? "toastAwayMe" : "toastAway");
+  const key = (move.by === "timer" ? "toastTimer" : "toastAway") + (mine ? "Me" : "") + (move.type === "pass" ? "Pass" : "");
   return t(key, { name: draw.seatName(move.seat), play: playLabel(move) });
 }
 
 export function toastLayer() {
   return h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" },
     story.toasts.map((x) => h("div", { class: `toast ${x.move.by}`, "data-testid": "toast", "data-by": x.move.by,
-      "data-seat": x.move.seat, text: toastText(x) })));
+      "data-seat": x.move.seat, "data-type": x.move.type, text: toastText(x) })));
 }

@@ -120,18 +120,21 @@ def test_a_deal_with_a_dropout_is_marked_summed_up_and_matches_the_log(browser, 
     bo_py.close()  # Bo drops out: after the grace period our bot plays his seat
     # Ann plays on: the table marks Bo's moves made by our bot, and a toast tells the table as they happen
     seen_mark = seen_toast = False
+    toasts: set[tuple[str, str]] = set()
     deadline = time.monotonic() + 90
     while not (seen_mark and seen_toast):
         assert time.monotonic() < deadline, "no marked move of the dropped seat was shown"
         assert view_of(ann)["phase"] == "play", "the deal ended before Bo's bot was seen"
         seen_mark |= ann.locator("[data-testid=table-seat-1] [data-testid=by-mark][data-by=away]").count() > 0
-        seen_toast |= ann.locator("[data-testid=toast][data-by=away][data-seat='1']").count() > 0
+        seen = ann.locator("[data-testid=toast][data-by=away][data-seat='1']")
+        toasts |= set(map(tuple, seen.evaluate_all("els => els.map(e => [e.dataset.type, e.textContent])")))
+        seen_toast |= len(toasts) > 0
         if can_act(ann):
             act_once(ann)
         else:
             ann.wait_for_timeout(30)
-    toast = ann.locator("[data-testid=toast][data-by=away][data-seat='1']").first.inner_text()
-    assert "Bo" in toast and "机器人代出" in toast, toast
+    for kind, toast in toasts:  # a pass is said as one ("the bot played 过" before)
+        assert "Bo" in toast and ("机器人代为过牌" if kind == "pass" else "机器人代出：") in toast, toasts
     # Bo comes back: a summary of what was played in his name, as the server's log has it
     bo = open_seat(bo_ctx, live_server, code, 1, joined["token"])
     bo.wait_for_function("() => globalThis.guandan.ui.state?.view?.auto?.[1] === null", timeout=10_000)
@@ -183,6 +186,28 @@ def test_a_deal_with_a_dropout_is_marked_summed_up_and_matches_the_log(browser, 
     assert {"away", "human", "bot"} <= {r["by"] for r in moves}
     for ctx in (ann_ctx, bo_ctx):
         ctx.close()
+
+
+def test_a_dropped_friend_is_said_to_be_away_before_the_bot_takes_over(browser, live_server):
+    """Between the drop and the bot taking the seat (the grace period) the table showed only a grey dot:
+    it says so in words, and says no more once the friend is back."""
+    code, made, joined, ann_py, bo_py = room_of_two(live_server, 5, grace=60)
+    ann = open_seat(browser.new_context(viewport=PHONE), live_server, code, 0, made["token"])
+    ann_py.close()
+    ann.click("[data-testid=start]")
+    hand_of(ann)
+    assert ann.locator("[data-testid=offline-1]").count() == 0
+    bo_py.close()
+    badge = ann.locator("[data-testid=offline-1]")
+    badge.wait_for(timeout=10_000)
+    assert badge.inner_text() == "掉线 · 等待重连"
+    assert view_of(ann)["auto"][1] is None  # the bot is not in yet
+    ann.click("[data-testid=lang]")
+    assert badge.inner_text() == "dropped · waiting"
+    bo = open_seat(browser.new_context(viewport=PHONE), live_server, code, 1, joined["token"])
+    badge.wait_for(state="detached", timeout=10_000)
+    bo.context.close()
+    ann.context.close()
 
 
 def test_a_wild_straight_shows_as_read_in_both_languages(browser, live_server):
