@@ -17,7 +17,7 @@ export const TEXT = {
     yourTurn: "轮到你出牌", turnOf: "等待 {name} 出牌", waiting: "等待房主开始游戏", cards: "张", card: "张",
     connecting: "正在连接服务器…", reconnecting: "连接中断，正在重连…", retryIn: "{s} 秒后重试",
     retryNow: "立即重连", replaced: "这个座位已在另一个标签页或设备上打开。", takeBack: "在这里继续",
-    lost: "无法回到原来的座位：{reason}", connected: "在线", offline: "离线", offlineWait: "掉线 · 等待重连",
+    lost: "无法回到原来的座位：{reason}", connected: "在线", offline: "离线", offlineWait: "掉线中",
     autoPlayer: "托管", autoDropout: "掉线托管",
     returnCard: "还贡", chooseReturn: "选一张绿色高亮的牌还给 {name}", waitReturn: "等待 {names} 还贡",
     refused: "抗贡：{names} 有两张大王，本局不进贡", tributeLine: "{from} 向 {to} 进贡",

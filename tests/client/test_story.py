@@ -200,7 +200,7 @@ def test_a_dropped_friend_is_said_to_be_away_before_the_bot_takes_over(browser, 
     bo_py.close()
     badge = ann.locator("[data-testid=offline-1]")
     badge.wait_for(timeout=10_000)
-    assert badge.inner_text() == "掉线 · 等待重连"
+    assert badge.inner_text() == "掉线中"
     assert view_of(ann)["auto"][1] is None  # the bot is not in yet
     ann.click("[data-testid=lang]")
     assert badge.inner_text() == "dropped · waiting"
