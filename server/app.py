@@ -54,6 +54,8 @@ from .store import RoomNotFound, Store, valid_code
 from .views import view_for
 
 log = logging.getLogger("guandan.server")
+#: how a seat's player went when its last connection closed (changes.seat_gone, changes.seat_left)
+SeatWent = Callable[[dict[str, Any], int, float], Change]
 MAX_MESSAGE = 500  # characters of an error's message (some quote what the client sent)
 
 
@@ -441,8 +443,9 @@ class GameServer:
             if old and old != conn.id:
                 await self._kick(old)
 
-    async def detach(self, conn: Conn, gone: bool = True) -> None:
-        """The connection leaves its room; ``gone``: its seat's player went (the dropout grace starts)."""
+    async def detach(self, conn: Conn, went: SeatWent | None = C.seat_gone) -> None:
+        """The connection leaves its room; ``went``: how its seat's player went, if it was the seat's last
+        connection (dropped: the dropout grace starts; left on purpose: our bot plays at once)."""
         code, seat = conn.code, conn.seat
         if code is None:
             return
@@ -461,15 +464,15 @@ class GameServer:
             with contextlib.suppress(RedisError, OSError):
                 if await self.store.release_seat(code, seat, conn.id):
                     await self.store.publish(code, {"k": "presence"})
-                    if gone:
-                        await self.try_mutate(code, lambda room: C.seat_gone(room, seat, time.time()))
+                    if went is not None:
+                        await self.try_mutate(code, lambda room: went(room, seat, time.time()))
 
     async def _evict(self, conn: Conn, code: str) -> None:
         """The seat this connection held was given to someone else: it sees and plays it no more."""
         log.info("seat lost conn=%s code=%s seat=%s", conn.id, code, conn.seat)
         await self.send(conn, P.Error(code="seat_lost",
                                       message=f"your seat in room {code} was given to someone else"))
-        await self.detach(conn, gone=False)  # the seat's new occupant is not gone
+        await self.detach(conn, went=None)  # the seat's new occupant is not gone
         with contextlib.suppress(ConnectionClosed):
             await conn.ws.close(4003, "seat given to someone else")
 
@@ -730,7 +733,8 @@ class GameServer:
                     return Change({"kind": "room", "type": "leave", "seat": seat}, {}, None)
 
                 free_seat = self._as_holder(conn, change)
-        await self.detach(conn)  # first: the seat it frees is no longer this connection's to see
+        # first: the seat it frees is no longer this connection's to see; mid-match, the bot plays it at once
+        await self.detach(conn, went=C.seat_left)
         if free_seat is not None:
             await self.mutate(code, free_seat)
         log.info("left code=%s seat=%s conn=%s", code, seat, conn.id)

@@ -10,6 +10,8 @@ A room's ``live`` part (see rooms.py) holds what the plan needs besides the game
 - ``autoplay[seat]``: the interval a player chose for auto-play (托管), or None;
 - ``gone[seat]``: since when a human (or AI) seat has had no connection, or None;
 - ``away[seat]``: the grace period after ``gone`` ran out: our bot plays for the seat until it returns;
+- ``left[seat]``: the player pressed Leave mid-match (away at once, no grace period); rooms stored before
+  it have no ``left`` (``left_marks``);
 - ``deadlines[seat]``: the turn timer's deadline (unix time) of a seat that owes an action, or None;
 - ``ready[seat]``: the seat pressed "next deal" / "rematch" at this result (the ready check, ready.py).
 
@@ -55,7 +57,12 @@ class Step:
 
 def new_live(now: float) -> dict[str, Any]:
     return {"changed": now, "autoplay": [None] * 4, "gone": [None] * 4, "away": [False] * 4,
-            "deadlines": [None] * 4, "ready": [False] * 4}
+            "left": [False] * 4, "deadlines": [None] * 4, "ready": [False] * 4}
+
+
+def left_marks(live: dict[str, Any]) -> list[bool]:
+    """``live["left"]``, created for a room stored before players could leave a match on purpose."""
+    return live.setdefault("left", [False] * 4)
 
 
 def _kind(room: dict[str, Any], seat: int) -> str:
@@ -89,12 +96,16 @@ def controller(room: dict[str, Any], seat: int) -> str | None:
 
 
 def auto_marks(room: dict[str, Any]) -> list[str | None]:
-    """What every seat sees about the others: "dropout" (our bot plays for a dropped player), "player"
-    (the player turned auto-play on), or None."""
+    """What every seat sees about the others: "dropout" (our bot plays for a dropped player), "left" (for
+    one who left the match on purpose), "player" (the player turned auto-play on), or None."""
     marks: list[str | None] = []
+    left = room["live"].get("left") or [False] * 4
     for seat in SEATS:
         who = controller(room, seat)
-        marks.append("dropout" if who == AWAY else "player" if who == AUTOPLAY else None)
+        if who == AWAY:
+            marks.append("left" if left[seat] else "dropout")
+        else:
+            marks.append("player" if who == AUTOPLAY else None)
     return marks
 
 
@@ -217,7 +228,8 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 
 __all__ = [
-    "Step", "plan", "stamp", "new_live", "taken_over", "unattended", "resume", "controller", "auto_marks",
+    "Step", "plan", "stamp", "new_live", "left_marks", "taken_over", "unattended", "resume", "controller",
+    "auto_marks",
     "AUTO_INTERVALS", "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",
     "DEFAULT_GRACE", "DEFAULT_AI_TIMEOUT", "DEFAULT_RETURN_TIMER",
 ]

@@ -127,12 +127,12 @@ def press_ready(room: Room, seat: int, what: str, seed: int, now: float) -> Chan
 
 def rematch(room: Room, seed: int, now: float) -> Change:
     """A new match at the same table, seats and settings (new shuffles, both teams at 2); whoever was
-    gone or away stays so."""
+    gone, away or left stays so."""
     room["settings"]["seed"] = seed
     live = room["live"]
-    gone, away = live["gone"], live["away"]
+    kept = {key: live[key] for key in ("gone", "away", "left") if key in live}
     done = _begin_match(room, [True] * 4, now, "new_match")
-    room["live"]["gone"], room["live"]["away"] = gone, away
+    room["live"].update(kept)
     return done
 
 
@@ -160,6 +160,19 @@ def seat_gone(room: Room, seat: int, now: float) -> Change:
     return Change({"kind": "live", "type": "gone", "seat": seat}, {}, None)
 
 
+def seat_left(room: Room, seat: int, now: float) -> Change:
+    """A player pressed Leave mid-match: our bot plays for them at once (waiting out a grace period for
+    someone who said they are going would only hold the table up); the seat stays theirs to resume."""
+    live = room["live"]
+    if room["status"] != "playing" or room["seats"][seat]["kind"] != "human":
+        raise NothingToDo
+    if live["gone"][seat] is None:
+        live["gone"][seat] = now
+    live["away"][seat] = True
+    ap.left_marks(live)[seat] = True
+    return Change({"kind": "live", "type": "left", "seat": seat}, {}, None)
+
+
 def seat_back(room: Room, seat: int, now: float) -> Change:
     """A player (or AI) is connected again: control returns to them at once."""
     live = room["live"]
@@ -175,6 +188,7 @@ def _back(room: Room, seat: int, now: float) -> None:
     if room["status"] == "playing" and ap.unattended(room):
         ap.resume(room, now)
     room["live"]["gone"][seat] = None
+    ap.left_marks(room["live"])[seat] = False
 
 
 def set_autoplay(room: Room, seat: int, interval: float | None) -> Change:

@@ -5,6 +5,7 @@ import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
 import { inviteOverlay, invitePanel } from "./invite.js";
+import { leaveNeedsAsking, leaveOverlay } from "./leave-confirm.js";
 import { counterStrip } from "./counter.js";
 import { optionsLine, roomOptions } from "./options.js";
 import { readyControls } from "./ready.js";
@@ -50,6 +51,7 @@ const ui = {
   createChoices: { preset: "standard", bots: true, timer: 0, botDelay: 1, autoNext: false, counter: false, bot: "heuristic" },
   autoWanted: null, // the auto-play switch the player just flipped, until the server answers
   inviteOpen: false, // the invite panel over the table (mid-match)
+  leaveAsked: false, // Leave pressed mid-match: the question over the table
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
   hint: null, // { version, skip }: Suggest pressed again at the same moment asks for the next other play
@@ -594,7 +596,7 @@ function seatBox(view, seat, position) {
         h("strong", { text: count }), ` ${t(count === 1 ? "card" : "cards")}`),
       place >= 0 ? h("span", { class: `badge place p${place}`, text: t("places")[place] }) : null,
       auto ? h("span", { class: `badge auto ${auto}`, "data-testid": `auto-${seat}`, "data-auto": auto,
-        text: auto === "dropout" ? t("autoDropout") : t("autoPlayer") }) : null,
+        text: t({ dropout: "autoDropout", left: "autoLeft" }[auto] ?? "autoPlayer") }) : null,
       // dropped, and the bot not yet playing (the grace period): said in words, not only by a grey dot
       !auto && connected === false && seat !== view.seat && ["human", "ai"].includes(kind)
         ? h("span", { class: "badge offline", "data-testid": `offline-${seat}`, text: t("offlineWait") }) : null,
@@ -829,7 +831,7 @@ function render() {
     rulesButton(),
     h("button", { class: "small lang", "data-testid": "lang", lang: currentLang() === "zh" ? "en" : "zh",
       onclick: () => { toggleLang(); render(); } }, t("language")),
-    ui.room ? h("button", { class: "small", onclick: leave, "data-testid": "leave" }, t("leave")) : null);
+    ui.room ? h("button", { class: "small", onclick: askLeave, "data-testid": "leave" }, t("leave")) : null);
   const place = rulesRoute() ? "rules" : view ? "table" : ui.room ? "room" : "home";
   let screen;
   if (place === "rules") screen = rulesScreen();
@@ -841,7 +843,9 @@ function render() {
       "data-code": ui.message.code, text: messageText(ui.message) }) : null;
   const invite = view && ui.inviteOpen
     ? inviteOverlay(ui.room, inviteDeps(ui.room.host === view.seat), () => { ui.inviteOpen = false; render(); }) : null;
-  const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite);
+  const asked = ui.leaveAsked && leaveNeedsAsking(ui.room, view)
+    ? leaveOverlay({ stay: () => setLeaveAsked(false), go: leave }) : null;
+  const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite, asked);
   morphChildren(root, next);
   // a new screen opens at its top: the room's code, not the middle of its seats because Create
   // was pressed far down the form (the rules page scrolls to the section asked for itself)
@@ -870,7 +874,19 @@ function tick() {
   }
 }
 
+function askLeave() {
+  if (leaveNeedsAsking(ui.room, tableView())) setLeaveAsked(true);
+  else leave();
+}
+
+function setLeaveAsked(on) {
+  ui.leaveAsked = on;
+  render();
+  if (on) document.querySelector("[data-testid=leave-stay]")?.focus();
+}
+
 async function leave() {
+  ui.leaveAsked = false;
   const code = ui.room?.code;
   const view = tableView();
   const keepSeat = ui.room?.status === "playing" && view?.phase !== "match_over";
@@ -903,6 +919,10 @@ document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return;
+  if (ui.leaveAsked) { // the question over the table takes the keys (Tab and Enter work on its buttons)
+    if (e.key === "Escape") setLeaveAsked(false);
+    return;
+  }
   const view = tableView();
   if (!view || view.seat === null || view.seat === undefined || rulesRoute()) return;
   const onCard = e.target.classList?.contains("card") && !!e.target.closest("[data-testid=hand]");

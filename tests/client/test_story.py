@@ -210,6 +210,45 @@ def test_a_dropped_friend_is_said_to_be_away_before_the_bot_takes_over(browser, 
     ann.context.close()
 
 
+def test_leaving_mid_match_is_asked_first_and_the_bot_plays_at_once(browser, live_server):
+    """Leave mid-match used to detach at once, with no word, and the table waited out the 15 s grace
+    period with "dropped" on the seat: now it asks, the bot takes the seat at once, and the others read
+    that the friend left."""
+    code, made, joined, ann_py, bo_py = room_of_two(live_server, 6, grace=60)
+    ann = open_seat(browser.new_context(viewport=PHONE), live_server, code, 0, made["token"])
+    ann_py.close()
+    ann.click("[data-testid=start]")
+    hand_of(ann)
+    bo = open_seat(browser.new_context(), live_server, code, 1, joined["token"])
+    bo_py.close()
+    hand_of(bo)
+    ask = bo.locator("[data-testid=leave-confirm]")
+    bo.click("[data-testid=leave]")
+    ask.wait_for()
+    assert ask.get_attribute("role") == "alertdialog"
+    assert bo.evaluate("document.activeElement.dataset.testid") == "leave-stay"  # the safe answer
+    bo.keyboard.press("Escape")
+    ask.wait_for(state="detached")
+    bo.click("[data-testid=leave]")
+    bo.click("[data-testid=leave-stay]")
+    ask.wait_for(state="detached")
+    assert view_of(ann)["auto"][1] is None and bo.locator("[data-testid=hand]").count() == 1
+    bo.click("[data-testid=leave]")
+    bo.click("[data-testid=leave-go]")
+    bo.locator("[data-testid=resume]").wait_for(timeout=10_000)  # the seat is kept for the token
+    badge = ann.locator("[data-testid=auto-1]")
+    badge.wait_for(timeout=10_000)  # far sooner than the 60 s grace period
+    assert badge.get_attribute("data-auto") == "left" and badge.inner_text() == "离开托管"
+    assert ann.locator("[data-testid=offline-1]").count() == 0  # not "dropped · waiting"
+    ann.click("[data-testid=lang]")
+    assert badge.inner_text() == "left · bot plays"
+    bo.click("[data-testid=resume]")
+    hand_of(bo)
+    badge.wait_for(state="detached", timeout=10_000)
+    bo.context.close()
+    ann.context.close()
+
+
 def test_a_wild_straight_shows_as_read_in_both_languages(browser, live_server):
     """Level 2, seed 0: seat 0 holds ♥2 (the wild card) and ♠5 ♠6 ♥7 ♠8; played as 45678 the wild
     card is the 4: first, marked, standing for 4; the label says so."""

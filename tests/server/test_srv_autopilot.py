@@ -46,6 +46,11 @@ def test_auto_play_away_and_timer_act_for_a_person() -> None:
     room["live"]["away"][0] = True  # dropped, grace over: our bot plays at the bots' pace
     assert ap.plan(room, game) == ap.Step(T0 + 1.0, 0, ap.AWAY)
     assert ap.auto_marks(room) == ["dropout", None, None, None]
+    room["live"]["left"][0] = True  # pressed Leave mid-match: the same bot, said differently
+    assert ap.plan(room, game) == ap.Step(T0 + 1.0, 0, ap.AWAY)
+    assert ap.auto_marks(room) == ["left", None, None, None]
+    del room["live"]["left"]  # a room stored before Leave was told apart
+    assert ap.auto_marks(room) == ["dropout", None, None, None]
     timed = room_with(["human", "bot", "bot", "bot"], game, turn_timer=30.0)
     assert timed["live"]["deadlines"] == [T0 + 30.0, None, None, None]
     assert ap.plan(timed, game) == ap.Step(T0 + 30.0, 0, ap.TIMER)

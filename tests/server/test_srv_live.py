@@ -60,6 +60,33 @@ async def test_a_dropped_player_is_played_for_after_the_grace_period_and_gets_th
         await c.close()
 
 
+async def test_a_player_who_leaves_mid_match_is_played_for_at_once_and_may_come_back(server, aredis):
+    """Leave is not a dropped connection: nobody waits out the grace period for someone who said they
+    are going, and the others see that they left (not that they dropped)."""
+    store = Store(aredis)
+    code, clients, tokens = await seated_room(server.url, humans=2, bots=[2, 3], seed=21, grace=60)
+    rng = random.Random(2)
+    await play_until(store, code, {0: clients[0], 1: clients[1]}, rng, following(1))
+    host = clients[0]
+    assert (await clients[1].request({"type": "leave"})) == {"code": code}
+    # far sooner than the 60 s grace period: seat 1 is on our bot, marked as left, and played for
+    await host.wait(lambda: host.view["auto"][1] == "left", timeout=10)
+    for _ in range(400):
+        if [r for r in await records_by(store, code, "away") if r["seat"] == 1]:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("nobody played for the seat whose player left")
+    assert [r["type"] for r in await store.log(code) if r["kind"] == "live" and r["seat"] == 1] == ["left"]
+    # the seat is still theirs: Resume brings them back and control returns at once
+    assert (await clients[1].request({"type": "resume", "code": code, "token": tokens[1]}))["seat"] == 1
+    await host.wait(lambda: host.view["auto"][1] is None, timeout=10)
+    _v, room = await store.load(code)
+    assert room["live"]["left"] == [False] * 4 and room["live"]["away"][1] is False
+    for c in clients:
+        await c.close()
+
+
 async def test_a_turn_timer_expiry_makes_the_bot_act(server, aredis):
     store = Store(aredis)
     code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=5, turn_timer=0.5)
