@@ -168,8 +168,9 @@ def settle_deal(
             else:
                 why = "1st+4th at A is not a pass: the partner of the 1st must not be 4th"
                 why_zh = "头游+末游不算过A：头游的搭档不能是末游"
-            say(f"Team {winner + 1} won with {combo} and stays at A; not a match win because {why}.",
-                f"{_team_zh(winner)}以{combo_zh}取胜，仍为A级；未通关，因为{why_zh}。")
+            # not "stays at A": a failed attempt (below) may send the team back to 2
+            say(f"Team {winner + 1} won with {combo} but has not passed A, because {why}.",
+                f"{_team_zh(winner)}以{combo_zh}取胜，但未能过A，因为{why_zh}。")
         elif after[winner] == ACE and before[winner] + upgrade > ACE:
             say(f"Team {winner + 1} won with {combo}: {_name(before[winner])} +{upgrade} stops at A "
                 "(reaching A is not a match win; the team must still win a deal played at A).",

@@ -4,6 +4,7 @@
 import qrcode from "qrcode-generator";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { settingsLine } from "./options.js";
 
 /** Whether only this machine can open a URL (a loopback address or localhost). */
 export function isLoopback(url) {
@@ -79,5 +80,6 @@ export function inviteOverlay(room, deps, close) {
     onclick: (e) => { if (e.target === e.currentTarget) close(); } },
   h("div", { class: "invite-sheet" },
     invitePanel(room, deps),
+    settingsLine(room.settings),
     h("div", { class: "sheet-foot" }, h("button", { class: "primary", "data-testid": "close-invite", onclick: close }, t("close")))));
 }

@@ -7,7 +7,7 @@ import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
 import { inviteOverlay, invitePanel } from "./invite.js";
 import { leaveNeedsAsking, leaveOverlay } from "./leave-confirm.js";
 import { counterStrip } from "./counter.js";
-import { optionsLine, roomOptions } from "./options.js";
+import { roomOptions, settingsLine } from "./options.js";
 import { readyControls } from "./ready.js";
 import { refusalText } from "./refusals.js";
 import { nameSeats } from "./seat-names.js";
@@ -385,10 +385,7 @@ function roomLobby() {
     h("section", { class: "panel" },
       h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
-      h("p", { class: "hint settings-line", "data-testid": "settings" },
-        `${t("preset")}: ${tIn("presets", settings.preset) || settings.preset || "?"} · ${t("timer")}: `
-        + `${settings.turn_timer ? `${settings.turn_timer} ${t("seconds")}` : t("off")} · ${t("botSpeed")}: ${settings.bot_delay ?? 1} ${t("seconds")}`
-        + optionsLine(settings))),
+      settingsLine(settings)),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
       : h("p", { class: "waiting", text: t("waiting") }));
 }
@@ -607,10 +604,21 @@ function seatBox(view, seat, position) {
       last ? moveMark(last) : null));
 }
 
+/** A team at A: which attempt at passing it comes next, and of how many the room's rules allow (the
+ * last one marked: failing it sends the team back to 2). */
+function aAttempt(view, team) {
+  if (view.levels[team] !== 14) return null;
+  const n = (view.a_failures?.[team] ?? 0) + 1;
+  const of = ui.room?.settings?.rules?.a_attempts;
+  return h("small", { class: `a-try ${of && n >= of ? "last" : ""}`, "data-testid": `a-try-${team}`,
+    title: of ? t("aTryTitleOf", { n, of }) : t("aTryTitle", { n }) }, of ? t("aTryOf", { n, of }) : t("aTry", { n }));
+}
+
 function levelsBar(view) {
   const me = view.seat;
   const chip = (team) => h("span", { class: `level-chip t${team} ${view.level_team === team ? "playing" : ""}` },
-    h("span", { class: "chip-label", text: teamName(team, me) }), h("strong", { text: rankText(view.levels[team]) }));
+    h("span", { class: "chip-label", text: teamName(team, me) }), h("strong", { text: rankText(view.levels[team]) }),
+    aAttempt(view, team));
   const wildCard = (view.level - 2) * 4 + 1;
   return h("div", { class: "levels", "data-testid": "levels" },
     chip(0),
@@ -672,6 +680,18 @@ function resultReason(r) {
   return nameSeats(serverText(r.reason, r.reason_zh), seatName);
 }
 
+/** What the winners' level did, read from the levels before and after: a cap at A, a failed A attempt
+ * that sends them back, or a won match all differ from the nominal upgrade of their places. */
+function resultHeadline(r, me) {
+  const team = teamName(r.winner_team, me);
+  const combo = r.places.map((s, i) => (teamOf(s) === r.winner_team ? t("places")[i] : null)).filter(Boolean).join("+");
+  if (r.match_won) return t("headWon", { team, combo });
+  const before = (r.levels_before || r.levels)[r.winner_team];
+  const after = r.levels[r.winner_team];
+  if (after > before) return t("upBy", { team, combo, n: after - before });
+  return t(after === before ? "headStay" : "headBack", { team, combo, level: rankText(after) });
+}
+
 function resultPanel(view) {
   const r = view.last_result;
   if (!r) return null;
@@ -690,9 +710,7 @@ function resultPanel(view) {
         h("span", { class: `badge place p${i}`, text: t("places")[i] }),
         h("span", { class: "grow", text: seatName(s) }),
         h("span", { class: `team-chip t${teamOf(s)}`, text: teamName(teamOf(s), me) })))),
-      h("p", { class: "upgrade", "data-testid": "result-upgrade" },
-        t("upBy", { team: teamName(r.winner_team, me), n: r.upgrade,
-          combo: r.places.map((s, i) => (teamOf(s) === r.winner_team ? t("places")[i] : null)).filter(Boolean).join("+") })),
+      h("p", { class: "upgrade", "data-testid": "result-upgrade" }, resultHeadline(r, me)),
       h("p", { class: "levels-line" }, `${t("levelsAfter")}${t("colon")}`,
         [0, 1].map((team) => h("span", { class: `level-change t${team}` },
           `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
@@ -828,7 +846,7 @@ function render() {
     view ? h("button", { class: "code-small invite", "data-testid": "header-code", title: t("invite"), "aria-label": `${t("invite")} ${ui.room.code}`,
       onclick: () => { ui.inviteOpen = true; render(); } }, ui.room.code)
       : ui.room ? h("span", { class: "code-small", "data-testid": "header-code", text: ui.room.code }) : null,
-    rulesButton(),
+    rulesButton(ui.room?.settings?.preset),
     h("button", { class: "small lang", "data-testid": "lang", lang: currentLang() === "zh" ? "en" : "zh",
       onclick: () => { toggleLang(); render(); } }, t("language")),
     ui.room ? h("button", { class: "small", onclick: askLeave, "data-testid": "leave" }, t("leave")) : null);

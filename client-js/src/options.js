@@ -1,7 +1,7 @@
 // The room options of the create form that came with the ready check and the card counter, and how
 // the room's settings line names them.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tIn } from "./i18n.js";
 
 function check(name, testid, checked, label, onchange) {
   return h("label", { class: "check" },
@@ -28,7 +28,16 @@ export function roomOptions(choices) {
   ];
 }
 
-export function optionsLine(settings) {
-  return (settings.bot && settings.bot !== "heuristic" ? ` · ${t("botLevel")}: ${t("botNames")[settings.bot] ?? settings.bot}` : "")
+function optionsLine(settings) {
+  return (settings.bot && settings.bot !== "heuristic" ? ` · ${t("botLevel")}${t("colon")}${t("botNames")[settings.bot] ?? settings.bot}` : "")
     + (settings.counter ? ` · ${t("counter")}` : "") + (settings.auto_next ? ` · ${t("autoNext")}` : "");
+}
+
+/** The room's settings in one line: in the waiting room, and in the invite sheet over the table (a
+ * friend who came in mid-match reads there which rules the table plays). */
+export function settingsLine(settings) {
+  const timer = settings.turn_timer ? `${settings.turn_timer} ${t("seconds")}` : t("off");
+  return h("p", { class: "hint settings-line", "data-testid": "settings" },
+    `${t("preset")}${t("colon")}${tIn("presets", settings.preset) || settings.preset || "?"} · ${t("timer")}${t("colon")}${timer}`
+    + ` · ${t("botSpeed")}${t("colon")}${settings.bot_delay ?? 1} ${t("seconds")}${optionsLine(settings)}`);
 }

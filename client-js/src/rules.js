@@ -85,16 +85,20 @@ export function rulesScreen() {
   return h("main", { class: "rules-page", "data-testid": "rules-page", onclick: onPageClick }, article(currentLang()));
 }
 
-/** The top bar's way in and out: "Rules" on every other screen, "Back" on the rules page. */
-export function rulesButton() {
-  return rulesRoute()
-    ? h("button", { class: "small", "data-testid": "rules-back", onclick: closeRules }, `← ${t("back")}`)
-    : h("a", { class: "button small", href: rulesHref(), "data-testid": "rules-link" }, t("rules"));
+/** The top bar's way in and out: "Rules" on every other screen, "Back" on the rules page. In a room
+ * with other rules than the standard ones it opens at the room's preset (a friend who came in
+ * mid-match learns there which rules the table plays). */
+export function rulesButton(preset) {
+  if (rulesRoute()) return h("button", { class: "small", "data-testid": "rules-back", onclick: closeRules }, `← ${t("back")}`);
+  const own = preset && preset !== "standard" && PRESETS.includes(preset) ? preset : null;
+  const label = own ? `${t("rules")}${t("colon")}${tIn("presets", own)}` : t("rules");
+  return h("a", { class: "button small", href: rulesHref(own), title: label, "aria-label": label,
+    "data-testid": "rules-link", "data-preset": own ?? "" }, t("rules"));
 }
 
 /** The "?" next to the create form's preset choice: straight to that preset's section. */
 export function presetLink(preset) {
-  const label = `${t("rules")}: ${tIn("presets", preset)}`;
+  const label = `${t("rules")}${t("colon")}${tIn("presets", preset)}`;
   return h("a", { class: "help-link", href: rulesHref(preset), title: label, "aria-label": label,
     "data-testid": "preset-rules" }, "?");
 }

@@ -9,7 +9,8 @@ const NUMBERED = /\b[Tt]eam ([12])\b|\bSeat ([1-4])\b|([12])、[34]号队|([1-4]
 export function nameSeats(text, name) {
   if (!text) return text;
   return text.replace(NUMBERED, (_, team, seat, teamZh, seatZh) => {
-    if (team) return `${name(team - 1)} & ${name(+team + 1)}`;
+    // "Anna & Bo's team": the sentences around it are written for one team ("was at A", "its attempt")
+    if (team) return `${name(team - 1)} & ${name(+team + 1)}'s team`;
     if (teamZh) return `${name(teamZh - 1)}、${name(+teamZh + 1)}`;
     return name((seat || seatZh) - 1);
   });

@@ -7,17 +7,18 @@ const name = (seat) => names[seat];
 
 test("a result's team and seat numbers read as the players' names, in both languages", () => {
   assert.equal(nameSeats("Team 1 won with 1st+2nd: up 3 from 2 to 5.", name),
-    "Anna & Bo won with 1st+2nd: up 3 from 2 to 5.");
-  assert.equal(nameSeats("Team 2 failed A attempt 2 of 3.", name), "Bot 2 & Bot 4 failed A attempt 2 of 3.");
+    "Anna & Bo's team won with 1st+2nd: up 3 from 2 to 5.");
+  assert.equal(nameSeats("Team 2 failed its A attempt 2 of 2 and falls back to 2.", name),
+    "Bot 2 & Bot 4's team failed its A attempt 2 of 2 and falls back to 2.");
   assert.equal(nameSeats("Seat 3 was 1st 3 deals running: bonus 1 for team 1.", name),
-    "Bo was 1st 3 deals running: bonus 1 for Anna & Bo.");
+    "Bo was 1st 3 deals running: bonus 1 for Anna & Bo's team.");
   assert.equal(nameSeats("2、4号队以头游+四游取胜，仍为A级。", name), "Bot 2、Bot 4以头游+四游取胜，仍为A级。");
   assert.equal(nameSeats("4号连续3局末游：2、4号队降1级。", name), "Bot 4连续3局末游：Bot 2、Bot 4降1级。");
 });
 
 test("names are put in once: a nickname that looks like a number is left alone", () => {
   const odd = ["Team 2", "1号", "x", "y"];
-  assert.equal(nameSeats("Team 1 won.", (s) => odd[s]), "Team 2 & x won.");
+  assert.equal(nameSeats("Team 1 won.", (s) => odd[s]), "Team 2 & x's team won.");
   assert.equal(nameSeats("1、3号队取胜", (s) => odd[s]), "Team 2、x取胜");
   assert.equal(nameSeats("", name), "");
   assert.equal(nameSeats(undefined, name), undefined);

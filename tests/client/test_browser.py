@@ -7,6 +7,9 @@ import time
 
 import pytest
 
+from engine.levels import settle_deal
+from engine.rules import preset
+
 pytestmark = pytest.mark.slow
 
 PHONE = {"width": 360, "height": 780}
@@ -501,12 +504,60 @@ def test_return_phase_and_match_won_render_from_the_view(browser, live_server):
     page.close()
 
 
+def test_a_team_at_a_shows_its_attempts_and_the_result_says_what_its_level_did(browser, live_server):
+    """The chip said only "A" on a team's last attempt, and the result's headline said "up 1" for a
+    team that fell back to 2 (its nominal upgrade): it reads the levels now."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Anna")
+    page.select_option("[data-testid=preset]", "nanjing")  # two A attempts, then back to 2
+    page.select_option("[data-testid=bot-delay]", "2")
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    hand_of(page)
+    base = {**view_of(page), "deal": 12, "level": 14, "level_team": 0}
+    inject(page, {**base, "levels": [14, 14], "a_failures": [1, 0]})
+    assert page.locator("[data-testid=a-try-0]").inner_text() == "第2/2次"
+    assert "last" in page.locator("[data-testid=a-try-0]").get_attribute("class")
+    assert page.locator("[data-testid=a-try-1]").inner_text() == "第1/2次"
+    assert "last" not in page.locator("[data-testid=a-try-1]").get_attribute("class")
+    inject(page, {**base, "levels": [13, 9], "a_failures": [0, 0]})
+    assert page.locator(".a-try").count() == 0
+    assert_fits(page)
+
+    def result(levels, places, failures):
+        st = settle_deal(levels, places, 0, preset("nanjing"), failures)
+        return {**base, "phase": "deal_over", "turn": None, "pending": [], "levels": st.levels,
+                "last_result": {"deal": 12, "places": places, "winner_team": st.winner_team,
+                                "upgrade": st.upgrade, "level": 14, "level_team": 0, "levels_before": levels,
+                                "levels": st.levels, "match_won": st.match_won, "reason": st.reason,
+                                "reason_zh": st.reason_zh, "a_failures": st.a_failures,
+                                "adjustments": st.adjustments}}
+
+    headline = page.locator("[data-testid=result-upgrade]")
+    inject(page, result([14, 9], [0, 1, 3, 2], [1, 0]))  # 1st+4th on the last attempt: back to 2
+    assert headline.inner_text() == "我方头游+末游，退回 2"
+    assert "仍为A" not in page.locator("[data-testid=result-reason]").inner_text()
+    inject(page, result([14, 9], [0, 1, 3, 2], [0, 0]))  # the same on the first attempt: still at A
+    assert headline.inner_text() == "我方头游+末游，仍为 A"
+    inject(page, result([12, 9], [0, 2, 1, 3], [0, 0]))  # Q +3 stops at A
+    assert headline.inner_text() == "我方头游+二游，升 2 级"
+    page.click("[data-testid=lang]")
+    assert headline.inner_text() == "Us: 1st+2nd, up 2"
+    inject(page, result([14, 9], [0, 1, 3, 2], [1, 0]))
+    assert headline.inner_text() == "Us: 1st+4th, back to 2"
+    reason = page.locator("[data-testid=result-reason]").inner_text()
+    assert "Anna & Bot 3's team failed its A attempt 2 of 2" in reason
+    page.close()
+
+
 def test_leaving_mid_game_keeps_the_seat_to_resume(browser, live_server):
     page = browser.new_page(viewport=PHONE)
     start_with_bots(page, live_server, "Leaver")
     code = page.locator("[data-testid=header-code]").inner_text()
     before = hand_of(page)
     page.click("[data-testid=leave]")
+    page.click("[data-testid=leave-go]")  # asked first (tests/client/test_story.py)
     resume = page.locator("[data-testid=resume]")
     assert code in resume.inner_text(timeout=10_000)
     resume.click()

@@ -106,3 +106,30 @@ def test_the_rules_open_from_the_table_and_back_to_the_same_hand(browser, live_s
     assert hand_of(page) == hand
     assert page.evaluate("() => location.hash") == ""
     ctx.close()
+
+
+def test_a_table_with_other_rules_says_which_and_its_rules_open_there(browser, live_server):
+    """The preset showed only in the waiting room: a friend who took a bot's seat mid-match never saw
+    which rules the table plays. The invite sheet over the table names them, and Rules opens there."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Reader")
+    page.select_option("[data-testid=preset]", "nanjing")
+    page.select_option("[data-testid=bot-delay]", "2")
+    page.click("[data-testid=create]")
+    assert page.locator("[data-testid=settings]").inner_text().startswith("规则：南京 · ")
+    page.click("[data-testid=start]")
+    hand_of(page)
+    page.click("[data-testid=header-code]")  # the invite sheet over the table
+    assert "规则：南京" in page.locator("[data-testid=settings]").inner_text()
+    assert_fits(page)
+    page.click("[data-testid=close-invite]")
+    link = page.locator("[data-testid=rules-link]")
+    assert link.get_attribute("aria-label") == "规则：南京"
+    link.click()
+    heading_in_view(page, "rules-nanjing")
+    assert "南京" in section_text(page, "nanjing")
+    page.keyboard.press("Escape")
+    hand_of(page)
+    ctx.close()

@@ -267,10 +267,16 @@ def test_every_explanation_also_comes_in_chinese():
     # §17: why 1st+4th at A is not a win, in the players' own language too
     st = settle_deal([14, 9], [0, 1, 3, 2], 0)
     assert "1st+4th at A is not a pass" in st.reason
-    assert "头游+末游不算过A" in st.reason_zh and "仍为A级" in st.reason_zh
+    assert "头游+末游不算过A" in st.reason_zh and "未能过A" in st.reason_zh
+    assert st.levels == [14, 9]
     capped = settle_deal([13, 2], [0, 2, 1, 3], 0).reason_zh
     assert capped.endswith("封顶为A（升到A不等于通关，还须在打A的一局中取胜）。")
     assert "通关获胜" in settle_deal([14, 9], [2, 0, 1, 3], 0).reason_zh
     assert "退回打2" in settle_deal([14, 9], [1, 0, 3, 2], 0, "nanjing", (1, 0)).reason_zh
+    # the team at A wins its last attempt with 1st+4th: the text must not say it stays at A
+    back = settle_deal([14, 9], [0, 1, 3, 2], 0, "nanjing", (1, 0))
+    assert back.levels == [2, 9] and back.fell_back == [True, False]
+    assert "stays at A" not in back.reason and "仍为A" not in back.reason_zh
+    assert back.reason_zh.endswith("退回打2。") and "has not passed A" in back.reason
     plain = settle_deal([2, 2], [0, 2, 1, 3], 0).to_dict()["reason_zh"]
     assert plain == "1、3号队以头游+二游（双上）取胜：从2升3级到5。"
