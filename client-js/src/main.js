@@ -52,6 +52,7 @@ const ui = {
   autoWanted: null, // the auto-play switch the player just flipped, until the server answers
   inviteOpen: false, // the invite panel over the table (mid-match)
   leaveAsked: false, // Leave pressed mid-match: the question over the table
+  resultFocused: null, // the result ("deal:phase") whose button took the focus when it came up
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
   hint: null, // { version, skip }: Suggest pressed again at the same moment asks for the next other play
@@ -759,7 +760,7 @@ function handArea(view) {
     const place = (view.finished || []).indexOf(me);
     return h("p", { class: "hand-empty", text: place >= 0 ? `${t("finished")} · ${t("places")[place]}` : "" });
   }
-  return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("cards") },
+  return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
     groups.map((g) => h("span", { class: "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
       key, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
       onclick: () => toggleCard(view, key),
@@ -798,6 +799,8 @@ function tableScreen(view) {
   const hint = returning && !ui.message
     ? { text: t("chooseReturn", { name: seatName(giverTo(view, view.seat)) }), kind: "hint" } : ui.message;
   return h("main", { class: `table phase-${view.phase}` },
+    // for screen readers: the turn line is redrawn, this one stays and is read out when it changes
+    h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "announce", text: myTurn(view) ? t("yourTurn") : "" }),
     levelsBar(view),
     counterStrip(view),
     h("div", { class: "ring" },
@@ -871,10 +874,22 @@ function render() {
   ui.screen = place;
   fitHand(root.querySelector("[data-testid=hand]"));
   pinHistory(root);
+  focusResult(root, view);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
   if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {
     root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)?.focus({ preventScroll: true });
+  }
+}
+
+/** A result that comes up takes the focus to its button (a keyboard player reached it only after every
+ * control behind it), once per result: a player who moves on from it is left where they are. */
+function focusResult(root, view) {
+  const shown = view && ["deal_over", "match_over"].includes(view.phase) ? `${view.deal}:${view.phase}` : null;
+  if (shown === ui.resultFocused) return;
+  ui.resultFocused = shown;
+  if (shown && !ui.leaveAsked && !ui.inviteOpen) {
+    root.querySelector("[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled")?.focus({ preventScroll: true });
   }
 }
 
@@ -971,6 +986,7 @@ document.addEventListener("keydown", (e) => {
       else if (myTurn(view) && ui.readings) playAs(ui.readings.cards, ui.readings.ways[0]);
       else if (myTurn(view)) playSelected(view);
       else if (view.phase === "deal_over" && !view.ready?.[view.seat]) act({ type: "next_deal" });
+      else if (view.phase === "match_over" && !view.ready?.[view.seat]) act({ type: "new_match" });
       return;
     case "p":
       if (myTurn(view) && view.top) pass();

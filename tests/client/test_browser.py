@@ -358,6 +358,11 @@ def test_keyboard_alone_selects_suggests_and_plays(browser, live_server):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     start_with_bots(page, live_server, "Keys")
     page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    # read out by a screen reader: the turn, and the hand by its name (it was "张", a measure word)
+    page.wait_for_function("() => document.querySelector('[data-testid=announce]').textContent"
+                           " === '轮到你出牌'")
+    assert page.locator("[data-testid=announce]").get_attribute("aria-live") == "polite"
+    assert page.locator("[data-testid=hand]").get_attribute("aria-label") == "你的手牌"
     count = len(hand_of(page))
     page.locator("[data-testid=hand] .card").first.focus()
     page.keyboard.press("ArrowRight")

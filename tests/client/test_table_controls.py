@@ -254,6 +254,8 @@ def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(b
     for page in pages:
         page.wait_for_selector("[data-testid=deal-result]", timeout=10_000)
     first, *rest = pages
+    for page in pages:  # the result takes the focus to its button (no tabbing through the table to it)
+        assert page.evaluate("document.activeElement.dataset.testid") == "next-deal"
     first.click("[data-testid=next-deal]")
     first.wait_for_function("() => globalThis.guandan.ui.state.view.ready[0] === true")
     button = first.locator("[data-testid=next-deal]")
@@ -275,7 +277,7 @@ def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(b
     assert rest[2].locator("[data-testid=deal-result]").is_visible()
     assert "小冬" in first.locator("[data-testid=ready-waiting]").inner_text()
     assert rest[2].locator("[data-testid=ready-waiting]").inner_text() == "其他人都准备好了，就等你"
-    rest[2].click("[data-testid=next-deal]")  # the last one: the next deal starts for everyone
+    rest[2].keyboard.press("Enter")  # the last one, by keyboard: the next deal starts for everyone
     for page in pages:
         page.wait_for_function("() => globalThis.guandan.ui.state.view.deal === 2")
         page.wait_for_selector("[data-testid=deal-result]", state="detached")
@@ -288,8 +290,10 @@ def test_each_player_keeps_the_result_until_ready_and_a_rematch_keeps_the_room(b
         page.wait_for_function("() => globalThis.guandan.ui.state.view.ready[0] === true")
         assert page.locator("[data-testid=match-won]").is_visible()
     assert first.locator("[data-testid=rematch]").inner_text() == "已申请再来一场"
-    for page in rest:
+    for page in rest[:2]:
         page.click("[data-testid=rematch]")
+    rest[2].evaluate("document.activeElement.blur()")
+    rest[2].keyboard.press("Enter")  # Enter asks for the rematch too, wherever the focus is
     for seat, page in enumerate(pages):
         page.wait_for_function("() => { const v = globalThis.guandan.ui.state.view; return v.phase === 'play'"
                                " && v.deal === 1 && v.levels[0] === 2 && v.levels[1] === 2; }")
