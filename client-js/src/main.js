@@ -657,15 +657,24 @@ function returnWait(view, names) {
     others.length ? [t("waitReturn", { names: names(others) }), " "] : null, clock);
 }
 
+/** The lead passed from `from` (out of cards, its play unbeaten) to `to`: 接风 when they are partners. */
+function leadPassed(from, to, me) {
+  const key = (teamOf(from) === teamOf(to) ? "takeover" : "leadPasses") + (to === me ? "Me" : "");
+  return t(key, { from: seatName(from), to: seatName(to) });
+}
+
 function centerBox(view) {
   const { top, previous } = tableMoves(view); // a trick just won stays until the next play
   const turnSeat = view.turn;
   let turnLine = null;
   if (view.phase === "play" && turnSeat !== null && turnSeat !== undefined) {
+    // the trick's winner went out and the lead passed on (接风 when it is to the partner): said so
+    const passed = previous && top && top.seat !== turnSeat ? leadPassed(top.seat, turnSeat, view.seat) : null;
     turnLine = myTurn(view)
-      ? h("div", { class: "turn-line mine", "data-testid": "your-turn" }, t("yourTurn"), " ", countdown(view.deadline, "countdown", "big"))
-      : h("div", { class: "turn-line", "data-testid": "turn-of" }, t("turnOf", { name: seatName(turnSeat) }), " ",
-        countdown(view.deadline, "countdown"));
+      ? h("div", { class: "turn-line mine", "data-testid": "your-turn", "data-takeover": passed ? "yes" : null },
+        passed ?? t("yourTurn"), " ", countdown(view.deadline, "countdown", "big"))
+      : h("div", { class: "turn-line", "data-testid": "turn-of", "data-takeover": passed ? "yes" : null },
+        passed ?? t("turnOf", { name: seatName(turnSeat) }), " ", countdown(view.deadline, "countdown"));
   }
   return h("div", { class: "table-center", "data-testid": "table-top" },
     top ? h("div", { class: `top-play ${previous ? "previous" : ""}` },

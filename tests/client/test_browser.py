@@ -556,6 +556,36 @@ def test_a_team_at_a_shows_its_attempts_and_the_result_says_what_its_level_did(b
     page.close()
 
 
+def test_the_lead_passing_to_a_partner_is_called_jiefeng(browser, live_server):
+    """接风 (RULES.md §5): the trick's winner went out with it, and the partner leads. The table said only
+    "your turn", as if the player had won the trick."""
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Anna")
+    base = view_of(page)
+    card = base["hand"][0]
+
+    def won_by(seat: int, turn: int) -> dict:
+        trick = [{"seat": seat, "type": "play", "cards": [card], "kind": "single", "value": 3}]
+        trick += [{"seat": (seat + i) % 4, "type": "pass"} for i in (1, 2, 3)]
+        counts = [27] * 4
+        counts[seat] = 0
+        return {**base, "phase": "play", "trick": [], "top": None, "history": [trick], "turn": turn,
+                "leader": turn, "counts": counts, "finished": [seat], "pending": [turn]}
+
+    inject(page, won_by(2, 0))  # Bot 3 went out with the trick's last play: Anna takes the lead
+    mine = page.locator("[data-testid=your-turn]")
+    assert mine.inner_text().startswith("机器人 3出完了，由你接风出牌")
+    assert mine.get_attribute("data-takeover") == "yes"
+    inject(page, won_by(3, 1))
+    assert page.locator("[data-testid=turn-of]").inner_text().startswith("机器人 4出完了，机器人 2接风")
+    inject(page, {**won_by(2, 2), "counts": [27, 27, 26, 27], "finished": []})  # won it, still holds cards
+    assert page.locator("[data-testid=turn-of]").get_attribute("data-takeover") is None
+    page.click("[data-testid=lang]")
+    inject(page, won_by(2, 0))
+    assert mine.inner_text().startswith("Bot 3 is out: you take the lead")
+    page.close()
+
+
 def test_leaving_mid_game_keeps_the_seat_to_resume(browser, live_server):
     page = browser.new_page(viewport=PHONE)
     start_with_bots(page, live_server, "Leaver")
