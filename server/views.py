@@ -4,7 +4,8 @@ A seat's view is the engine's ``game.view(seat)`` (which already hides the other
 room adds at the table: who is on auto (``auto``: "dropout" when our bot plays for a dropped player,
 "player" when the player turned auto-play on), the turn timer's deadlines (unix seconds; ``deadline``
 is the one of the seat to act now), this seat's own auto-play interval, who the ready check between deals
-waits for (``ready``, ready.py) and, in a room with the card counter on, this seat's own counter (never a
+waits for (``ready``, ready.py), the match record (``match``: a line per finished deal) and, in a room
+with the card counter on, this seat's own counter (never a
 spectator's or another seat's: counter.py computes it from this seat's view). It is exactly what msgpack
 carries (fresh lists and dicts of plain values, never tuples: ``game.view`` builds them so), so a client
 rebuilding the view from a snapshot plus diffs ends with the very same value. (It used to be made so
@@ -29,6 +30,20 @@ View = dict[str, Any]
 EMPTY_VIEW: View = {}
 
 
+#: what the match record keeps of each deal's result (the explanation texts stay in ``last_result``)
+RECORD_KEYS = ("deal", "places", "winner_team", "levels_before", "levels", "match_won")
+
+
+def match_record(game: Game) -> list[dict[str, Any]]:
+    """The match so far, a line per finished deal: a result screen on auto-play is up for a second, and
+    a won match is told by how it went. Appended to only, so a diff carries just the new deal."""
+    return [{key: _plain(result.get(key)) for key in RECORD_KEYS} for result in game.results]
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
 def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     """What ``seat`` (None: a spectator) sees of the room's game now; ``{}`` before the game starts."""
     if game is None:
@@ -43,6 +58,7 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     view["autoplay"] = None if seat is None else live["autoplay"][seat]
     story.add_to_view(view, room, game, seat)
     view["ready"] = ready.marks(room, view["phase"])
+    view["match"] = match_record(game)
     if seat is not None and room["settings"].get("counter"):
         view["counter"] = counter.unseen(view)
     return view

@@ -10,6 +10,7 @@ import { counterStrip } from "./counter.js";
 import { roomOptions, settingsLine } from "./options.js";
 import { readyControls } from "./ready.js";
 import { refusalText } from "./refusals.js";
+import { matchRecord, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { slideToSelect } from "./hand-swipe.js";
@@ -690,18 +691,6 @@ function resultReason(r) {
   return nameSeats(serverText(r.reason, r.reason_zh), seatName);
 }
 
-/** What the winners' level did, read from the levels before and after: a cap at A, a failed A attempt
- * that sends them back, or a won match all differ from the nominal upgrade of their places. */
-function resultHeadline(r, me) {
-  const team = teamName(r.winner_team, me);
-  const combo = r.places.map((s, i) => (teamOf(s) === r.winner_team ? t("places")[i] : null)).filter(Boolean).join("+");
-  if (r.match_won) return t("headWon", { team, combo });
-  const before = (r.levels_before || r.levels)[r.winner_team];
-  const after = r.levels[r.winner_team];
-  if (after > before) return t("upBy", { team, combo, n: after - before });
-  return t(after === before ? "headStay" : "headBack", { team, combo, level: rankText(after) });
-}
-
 function resultPanel(view) {
   const r = view.last_result;
   if (!r) return null;
@@ -720,12 +709,13 @@ function resultPanel(view) {
         h("span", { class: `badge place p${i}`, text: t("places")[i] }),
         h("span", { class: "grow", text: seatName(s) }),
         h("span", { class: `team-chip t${teamOf(s)}`, text: teamName(teamOf(s), me) })))),
-      h("p", { class: "upgrade", "data-testid": "result-upgrade" }, resultHeadline(r, me)),
+      h("p", { class: "upgrade", "data-testid": "result-upgrade" }, resultHeadline(r, me, { teamName, rankText })),
       h("p", { class: "levels-line" }, `${t("levelsAfter")}${t("colon")}`,
         [0, 1].map((team) => h("span", { class: `level-change t${team}` },
           `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
       r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}${t("colon")}` }), resultReason(r))
         : null,
+      matchRecord(view, { teamName, rankText }),
       leftoverBlock(view),
       h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),
       // kept in sight at the panel's foot while the rest scrolls (a phone shows only part of the result)

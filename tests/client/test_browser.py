@@ -553,6 +553,27 @@ def test_a_team_at_a_shows_its_attempts_and_the_result_says_what_its_level_did(b
     assert headline.inner_text() == "Us: 1st+4th, back to 2"
     reason = page.locator("[data-testid=result-reason]").inner_text()
     assert "Anna & Bot 3's team failed its A attempt 2 of 2" in reason
+    # the match so far under the result (results flash by on auto-play): a line per deal, open once won
+    record = page.locator("[data-testid=match-record]")
+    assert record.count() == 0  # the view carries no record of earlier deals here
+    lines = [result(levels, places, fails)["last_result"] for levels, places, fails in
+             (([2, 2], [0, 2, 1, 3], [0, 0]), ([5, 2], [1, 0, 3, 2], [0, 0]), ([5, 3], [0, 2, 1, 3], [0, 0]))]
+    keys = ("deal", "places", "winner_team", "levels_before", "levels", "match_won")
+    match = [{**{k: line[k] for k in keys}, "deal": n} for n, line in enumerate(lines, start=1)]
+    inject(page, {**result([5, 3], [0, 2, 1, 3], [0, 0]), "match": match})
+    assert record.get_attribute("open") is None
+    assert record.locator("summary").inner_text() == "This match (3 deals)"
+    record.locator("summary").click()
+    rows = record.locator("li").all_inner_texts()
+    assert [r.split("\n")[0] for r in rows] == ["Deal 1", "Deal 2", "Deal 3"]
+    assert "Us: 1st+2nd, up 3" in rows[0] and "Them: 1st+3rd, up 2" in rows[1] and "Us 8 · Them 3" in rows[2]
+    inject(page, {**result([5, 3], [0, 2, 1, 3], [0, 0]), "match": match})
+    assert record.get_attribute("open") == "", "a record the player opened stays open"
+    won = result([14, 9], [0, 2, 1, 3], [0, 0])
+    inject(page, {**won, "phase": "match_over", "match_winner": 0, "match": match + [won["last_result"]]})
+    assert record.get_attribute("open") == "" and record.locator("li").count() == 4
+    assert record.locator("li").last.inner_text().split("\n")[1] == "Us: 1st+2nd, passes A"
+    assert_fits(page)
     page.close()
 
 

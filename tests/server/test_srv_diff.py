@@ -80,3 +80,18 @@ def test_random_game_views_rebuild_from_snapshot_and_diffs(seed, steps, seat, st
         assert same(rebuilt, nxt)
     # the first (empty) view before a game starts also diffs into a whole view
     assert same(apply({}, diff({}, views[-1])), views[-1])
+
+
+def test_the_match_record_grows_by_one_line_a_deal_and_its_diff_is_that_line() -> None:
+    """The view's ``match``: a line per finished deal (docs/protocol.md), sent once, never resent."""
+    views = _random_views(3, 3000, 0)
+    records = [v.get("match") for v in views if v]
+    assert records[0] == [] and len(records[-1]) >= 2
+    deals = [len(r) for r in records]
+    assert deals == sorted(deals) and set(deals) == set(range(deals[-1] + 1))  # one deal at a time
+    for prev, nxt in zip(views, views[1:], strict=False):
+        if prev and len(nxt["match"]) == len(prev["match"]) + 1:
+            line = nxt["match"][-1]
+            assert line == {key: nxt["last_result"][key] for key in line} and "reason" not in line
+            ops = [op for op in diff(prev, nxt) if op["path"].startswith("/match/")]
+            assert ops == [{"op": "add", "path": "/match/-", "value": line}]

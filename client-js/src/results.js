@@ -1,0 +1,34 @@
+// What a deal's result and the match so far say in words: the headline of a result (what the winners'
+// level did) and the match record (a line per finished deal, the view's `match`). Read from the levels
+// the server sends, before and after; no rule is worked out here.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { teamOf } from "./present.js";
+
+/**
+ * What the winners' level did: a cap at A, a failed A attempt that sends them back, or a won match all
+ * differ from the nominal upgrade of their places. `names`: { teamName(team, me), rankText(rank) }.
+ */
+export function resultHeadline(r, me, names) {
+  const team = names.teamName(r.winner_team, me);
+  const combo = r.places.map((s, i) => (teamOf(s) === r.winner_team ? t("places")[i] : null)).filter(Boolean).join("+");
+  if (r.match_won) return t("headWon", { team, combo });
+  const before = (r.levels_before || r.levels)[r.winner_team];
+  const after = r.levels[r.winner_team];
+  if (after > before) return t("upBy", { team, combo, n: after - before });
+  return t(after === before ? "headStay" : "headBack", { team, combo, level: names.rankText(after) });
+}
+
+/** The match so far under a result (open once the match is won); nothing to add after one deal. */
+export function matchRecord(view, names) {
+  const lines = view.match || [];
+  const over = view.phase === "match_over";
+  if (lines.length < 2) return null;
+  const me = view.seat;
+  return h("details", { class: "match-record", "data-testid": "match-record", open: over },
+    h("summary", { text: t("matchRecord", { n: lines.length }) }),
+    h("ol", {}, lines.map((r) => h("li", { "data-key": `deal-${r.deal}`, class: `t${r.winner_team}` },
+      h("span", { class: "deal-no", text: t("deal", { n: r.deal }) }),
+      h("span", { class: "what", text: resultHeadline(r, me, names) }),
+      h("span", { class: "levels-after", text: [0, 1].map((team) => `${names.teamName(team, me)} ${names.rankText(r.levels[team])}`).join(" · ") })))));
+}
