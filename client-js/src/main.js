@@ -411,15 +411,16 @@ function cardEl(code, level, opts = {}) {
     opts.small ? "small" : "", opts.mid ? "mid" : ""].filter(Boolean).join(" ");
   const name = f.joker ? (code === 53 ? (currentLang() === "en" ? "big joker" : "大王") : (currentLang() === "en" ? "small joker" : "小王"))
     : `${f.symbol}${f.rank}`;
-  const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "");
+  const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "") + (opts.eligible ? ` (${t("canReturn")})` : "");
   const inner = [
     h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? t(code === 53 ? "bigJoker" : "smallJoker") : f.rank }),
     h("span", { class: "suit", text: f.symbol }),
     wild ? h("span", { class: "mark", text: t("wildShort") }) : levelCard ? h("span", { class: "mark", text: t("levelShort") }) : null,
   ];
   if (opts.onclick) {
+    // one Tab stop for the whole hand (the arrow keys move between its cards), not 27 before Play
     return h("button", { type: "button", class: cls, onclick: opts.onclick, "aria-pressed": opts.selected ? "true" : "false",
-      "aria-label": label, "data-card": code, "data-key": opts.key, "data-testid": "hand-card" }, inner);
+      tabindex: opts.first ? "0" : "-1", "aria-label": label, "data-card": code, "data-key": opts.key, "data-testid": "hand-card" }, inner);
   }
   return h("span", { class: cls, role: "img", "aria-label": label, "data-card": code }, inner);
 }
@@ -760,8 +761,8 @@ function handArea(view) {
     return h("p", { class: "hand-empty", text: place >= 0 ? `${t("finished")} · ${t("places")[place]}` : "" });
   }
   return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
-    groups.map((g) => h("span", { class: "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
-      key, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
+    groups.map((g, gi) => h("span", { class: "group" }, g.map(({ card, key }, i) => cardEl(card, view.level, {
+      key, first: gi === 0 && i === 0, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
       onclick: () => toggleCard(view, key),
     })))));
 }

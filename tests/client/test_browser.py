@@ -364,6 +364,10 @@ def test_keyboard_alone_selects_suggests_and_plays(browser, live_server):
     assert page.locator("[data-testid=announce]").get_attribute("aria-live") == "polite"
     assert page.locator("[data-testid=hand]").get_attribute("aria-label") == "你的手牌"
     count = len(hand_of(page))
+    assert page.locator("[data-testid=hand] .card[tabindex='0']").count() == 1  # one Tab stop, not 27
+    page.locator("[data-testid=hand] .card").first.focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.testid") != "hand-card"
     page.locator("[data-testid=hand] .card").first.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Space")
@@ -492,6 +496,9 @@ def test_return_phase_and_match_won_render_from_the_view(browser, live_server):
     eligible = page.locator("[data-testid=hand] .card.eligible").evaluate_all(
         "els => els.map(e => +e.dataset.card)")
     assert sorted(set(eligible)) == choices
+    labels = page.locator("[data-testid=hand] .card.eligible").evaluate_all(
+        "els => els.map(e => e.ariaLabel)")
+    assert all(label.endswith("(可还)") for label in labels), labels  # not by its colour alone
     assert page.locator("[data-testid=hand] .card.dim").count() == len(hand) - len(eligible)
     assert page.locator("[data-testid=tribute]").is_visible()
     assert "还" in page.locator("[data-testid=message]").inner_text()
