@@ -952,8 +952,13 @@ document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || tag === "SUMMARY") return;
-  if (ui.leaveAsked) { // the question over the table takes the keys (Tab and Enter work on its buttons)
+  if (ui.leaveAsked) { // the question over the table takes the keys: Tab stays on its two buttons
     if (e.key === "Escape") setLeaveAsked(false);
+    else if (e.key === "Tab") {
+      e.preventDefault();
+      const stay = document.activeElement?.dataset?.testid === "leave-stay";
+      document.querySelector(`[data-testid=${stay ? "leave-go" : "leave-stay"}]`)?.focus();
+    }
     return;
   }
   const view = tableView();

@@ -226,7 +226,12 @@ def test_leaving_mid_match_is_asked_first_and_the_bot_plays_at_once(browser, liv
     bo.click("[data-testid=leave]")
     ask.wait_for()
     assert ask.get_attribute("role") == "alertdialog"
-    assert bo.evaluate("document.activeElement.dataset.testid") == "leave-stay"  # the safe answer
+    focused = "document.activeElement.dataset.testid"
+    assert bo.evaluate(focused) == "leave-stay"  # the safe answer
+    bo.keyboard.press("Tab")
+    assert bo.evaluate(focused) == "leave-go"
+    bo.keyboard.press("Tab")  # the focus stays in the question (aria-modal), not behind it
+    assert bo.evaluate(focused) == "leave-stay"
     bo.keyboard.press("Escape")
     ask.wait_for(state="detached")
     bo.click("[data-testid=leave]")
