@@ -54,6 +54,7 @@ const ui = {
   inviteOpen: false, // the invite panel over the table (mid-match)
   leaveAsked: false, // Leave pressed mid-match: the question over the table
   resultFocused: null, // the result ("deal:phase") whose button took the focus when it came up
+  handFocus: null, // the hand card last focused: the hand's Tab stop
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
   hint: null, // { version, skip }: Suggest pressed again at the same moment asks for the next other play
@@ -420,7 +421,7 @@ function cardEl(code, level, opts = {}) {
   if (opts.onclick) {
     // one Tab stop for the whole hand (the arrow keys move between its cards), not 27 before Play
     return h("button", { type: "button", class: cls, onclick: opts.onclick, "aria-pressed": opts.selected ? "true" : "false",
-      tabindex: opts.first ? "0" : "-1", "aria-label": label, "data-card": code, "data-key": opts.key, "data-testid": "hand-card" }, inner);
+      tabindex: opts.tabStop ? "0" : "-1", "aria-label": label, "data-card": code, "data-key": opts.key, "data-testid": "hand-card" }, inner);
   }
   return h("span", { class: cls, role: "img", "aria-label": label, "data-card": code }, inner);
 }
@@ -760,9 +761,11 @@ function handArea(view) {
     const place = (view.finished || []).indexOf(me);
     return h("p", { class: "hand-empty", text: place >= 0 ? `${t("finished")} · ${t("places")[place]}` : "" });
   }
+  // the hand's one Tab stop: the card last focused while it is still held, else the first
+  const stop = groups.some((g) => g.some(({ key }) => key === ui.handFocus)) ? ui.handFocus : groups[0][0].key;
   return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
-    groups.map((g, gi) => h("span", { class: "group" }, g.map(({ card, key }, i) => cardEl(card, view.level, {
-      key, first: gi === 0 && i === 0, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
+    groups.map((g) => h("span", { class: "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
+      key, tabStop: key === stop, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
       onclick: () => toggleCard(view, key),
     })))));
 }
@@ -947,6 +950,16 @@ function moveFocus(delta, edge) {
   else i = i < 0 ? 0 : Math.max(0, Math.min(cards.length - 1, i + delta));
   cards[i].focus();
 }
+
+// Tab back into the hand returns to the card last focused (its tabindex moves with the focus at once,
+// before any render: Tab may come right after an arrow key)
+document.addEventListener("focusin", (e) => {
+  const card = e.target.closest?.("[data-testid=hand] .card");
+  if (!card) return;
+  ui.handFocus = card.dataset.key;
+  for (const other of document.querySelectorAll("[data-testid=hand] .card[tabindex='0']")) other.tabIndex = -1;
+  card.tabIndex = 0;
+});
 
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;

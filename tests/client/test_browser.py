@@ -366,8 +366,13 @@ def test_keyboard_alone_selects_suggests_and_plays(browser, live_server):
     count = len(hand_of(page))
     assert page.locator("[data-testid=hand] .card[tabindex='0']").count() == 1  # one Tab stop, not 27
     page.locator("[data-testid=hand] .card").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    third = page.locator("[data-testid=hand] .card").nth(2).get_attribute("data-key")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.dataset.testid") != "hand-card"
+    page.keyboard.press("Shift+Tab")  # back into the hand where the player left it
+    assert page.evaluate("document.activeElement.dataset.key") == third
     page.locator("[data-testid=hand] .card").first.focus()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Space")
