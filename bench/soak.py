@@ -65,9 +65,10 @@ GRACE = 3.0  # seconds before our bot plays for a dropped person
 BOT_DELAY = 0.2
 TURN_TIMER = 5.0  # every other room has a turn timer
 # what the room adds to the engine's view: the table's live marks, and the story of the deal (history,
-# leftovers, what was played in one's name, the ready check, the card counter) told from the same plays
+# leftovers, what was played in one's name, the ready check, the card counter, the match record) told
+# from the same plays
 LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay", "history", "leftover", "in_your_name", "ready",
-             "counter")
+             "counter", "match")
 RETRY = ("unavailable", "busy", "rate_limited")  # a request refused for now, not for good
 
 
