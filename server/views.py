@@ -30,18 +30,24 @@ View = dict[str, Any]
 EMPTY_VIEW: View = {}
 
 
-#: what the match record keeps of each deal's result (the explanation texts stay in ``last_result``)
-RECORD_KEYS = ("deal", "places", "winner_team", "levels_before", "levels", "match_won")
+#: the last match record made, and the game it was made of: the views of one change (one per seat) share
+#: it instead of each building it again (the game object is the same for all of them)
+_last_record: tuple[Game | None, list[dict[str, Any]]] = (None, [])
 
 
 def match_record(game: Game) -> list[dict[str, Any]]:
-    """The match so far, a line per finished deal: a result screen on auto-play is up for a second, and
-    a won match is told by how it went. Appended to only, so a diff carries just the new deal."""
-    return [{key: _plain(result.get(key)) for key in RECORD_KEYS} for result in game.results]
-
-
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, (list, tuple)) else value
+    """The match so far, a line per finished deal (as in ``last_result``, without its texts): a result
+    screen on auto-play is up for a second, and a won match is told by how it went. Appended to only, so
+    a diff carries just the new deal; shared between views, never changed once made."""
+    global _last_record
+    made_of, record = _last_record
+    if made_of is game and len(record) == len(game.results):
+        return record
+    record = [{"deal": r["deal"], "places": list(r["places"]), "winner_team": r["winner_team"],
+               "levels_before": list(r["levels_before"]), "levels": list(r["levels"]),
+               "match_won": r["match_won"]} for r in game.results]
+    _last_record = (game, record)
+    return record
 
 
 def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:

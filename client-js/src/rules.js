@@ -93,7 +93,7 @@ export function rulesButton(preset) {
   const own = preset && preset !== "standard" && PRESETS.includes(preset) ? preset : null;
   const label = own ? `${t("rules")}${t("colon")}${tIn("presets", own)}` : t("rules");
   return h("a", { class: "button small", href: rulesHref(own), title: label, "aria-label": label,
-    "data-testid": "rules-link", "data-preset": own ?? "" }, t("rules"));
+    "data-testid": "rules-link" }, t("rules"));
 }
 
 /** The "?" next to the create form's preset choice: straight to that preset's section. */

@@ -95,3 +95,17 @@ def test_the_match_record_grows_by_one_line_a_deal_and_its_diff_is_that_line() -
             assert line == {key: nxt["last_result"][key] for key in line} and "reason" not in line
             ops = [op for op in diff(prev, nxt) if op["path"].startswith("/match/")]
             assert ops == [{"op": "add", "path": "/match/-", "value": line}]
+
+
+def test_the_views_of_one_change_share_one_match_record() -> None:
+    """Made once per change, not once per seat (it cost as much as the rest of a view at 12 deals)."""
+    game = Game.new(3)
+    rng = random.Random(3)
+    while len(game.results) < 2:
+        seat = rng.choice(game.pending_seats())
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    room = {"seats": [{"kind": "human"}] * 4, "live": new_live(0.0), "settings": {}}
+    views = [view_for(room, game, seat) for seat in (0, 1, 2, 3, None)]
+    assert all(v["match"] is views[0]["match"] for v in views) and len(views[0]["match"]) == 2
+    again = Game.from_dict(game.to_dict())  # the next change loads its own game: a record of its own
+    assert view_for(room, again, 0)["match"] == views[0]["match"]
