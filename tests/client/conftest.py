@@ -66,3 +66,32 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """A failed browser test reports what its pages showed and the server's last log lines: a failure
+    that happens once in many CI runs can then be understood from its one report."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    browser = item.funcargs.get("browser")
+    for ctx in getattr(browser, "contexts", []):
+        for i, page in enumerate(ctx.pages):
+            try:
+                shown = page.evaluate(PAGE_STATE)
+            except Exception as exc:  # noqa: BLE001 - a closed or crashed page: say so
+                shown = f"(could not read the page: {exc!r})"
+            report.sections.append((f"page {i} at {page.url}", str(shown)))
+    data = item.funcargs.get("live_data")
+    log = data / "server.log" if isinstance(data, Path) else None
+    if log is not None and log.exists():
+        tail = log.read_text(errors="replace").splitlines()[-60:]
+        report.sections.append(("server log (last 60 lines)", "\n".join(tail)))
+
+
+PAGE_STATE = """() => JSON.stringify({
+  status: globalThis.guandan?.conn?.status, room: globalThis.guandan?.conn?.room?.code ?? null,
+  message: globalThis.guandan?.ui?.message ?? null, text: document.querySelector('#app')?.innerText.slice(0, 600),
+})"""
