@@ -57,6 +57,12 @@ export function morph(from, to) {
   return from;
 }
 
+/** The same kind of node in the same role: its classes and test id too (an unkeyed node's best match). */
+function alike(a, b) {
+  if (!sameKind(a, b) || a.nodeType !== 1) return sameKind(a, b);
+  return a.className === b.className && a.getAttribute("data-testid") === b.getAttribute("data-testid");
+}
+
 function keyOf(node) {
   return node.nodeType === 1 ? node.getAttribute("data-key") : null;
 }
@@ -79,6 +85,19 @@ export function morphChildren(from, to) {
         current = from.childNodes[i];
       } else if (wanted.has(keyOf(current))) {
         from.insertBefore(child, current); // something new comes before a keyed node still wanted
+        return;
+      }
+    }
+    if (current && !keyOf(current) && !keyOf(child) && !alike(current, child)) {
+      // one node came or went before the rest (the connection's banner, a message over the lobby): the
+      // rest keep their elements, instead of each being rebuilt from the next one's (a lobby rebuilt as
+      // the connection came up lost the nickname being typed, and a click on Create)
+      const after = current.nextSibling;
+      if (after && !keyOf(after) && alike(after, child)) {
+        current.remove();
+        current = after;
+      } else if (next[i + 1] && alike(current, next[i + 1])) {
+        from.insertBefore(child, current);
         return;
       }
     }

@@ -273,6 +273,39 @@ def test_the_create_forms_choices_survive_a_render(browser, live_server):
     page.close()
 
 
+MARK_LOBBY = """() => { for (const id of ['nickname', 'preset', 'create']) {
+  document.querySelector(`[data-testid=create-form] [data-testid=${id}]`).marked = true; } }"""
+LOBBY_MARKED = """() => ['nickname', 'preset', 'create'].every(
+  id => document.querySelector(`[data-testid=create-form] [data-testid=${id}]`).marked === true)"""
+
+
+def test_the_lobby_keeps_its_elements_as_a_banner_or_a_message_comes_and_goes(browser, live_server):
+    """A message or the connection's banner above the lobby leaves the lobby's elements as they are: they
+    were all rebuilt when one came or went (the first time as the connection came up), and a nickname
+    being typed in that instant, or a click on Create, was lost (CI saw a Create that never opened the
+    room; on a phone the keyboard closed)."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(live_server + "/")
+    page.wait_for_function("() => globalThis.guandan.conn.status === 'connected'")
+    page.evaluate(MARK_LOBBY)
+    page.click("[data-testid=create]")  # no nickname yet: a message comes above the lobby
+    page.wait_for_selector("[data-testid=message]")
+    assert page.evaluate(LOBBY_MARKED)
+    page.focus("[data-testid=create-form] [data-testid=nickname]")
+    page.keyboard.type("An")
+    page.evaluate("() => globalThis.guandan.conn.setStatus('reconnecting')")  # the banner comes...
+    page.wait_for_selector("[data-testid=status]")
+    page.keyboard.type("na")
+    page.evaluate("() => globalThis.guandan.conn.setStatus('connected')")  # ...and goes
+    page.wait_for_selector("[data-testid=status]", state="detached")
+    page.keyboard.type("!")
+    assert page.evaluate(LOBBY_MARKED)
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "nickname"
+    assert page.locator("[data-testid=create-form] [data-testid=nickname]").input_value() == "Anna!"
+    assert page.evaluate("() => globalThis.guandan.ui.nickname") == "Anna!"
+    page.close()
+
+
 def test_turn_timer_shows_a_countdown(browser, live_server):
     page = browser.new_page(viewport=PHONE)
     start_with_bots(page, live_server, "Timed", timer="15")
