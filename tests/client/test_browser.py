@@ -519,6 +519,25 @@ def inject(page, view: dict) -> None:
                        g.conn.state = g.ui.state; g.render(); }""", view)
 
 
+def test_a_side_seat_s_longest_labels_stay_inside_it_on_a_phone(browser, live_server):
+    """'dropped · bot plays' ran 48 px out of a side seat at 390 px: the badges wrap there."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    page = ctx.new_page()
+    start_with_bots(page, live_server, "Ann")
+    base = view_of(page)
+    for auto in ("dropout", "left"):
+        inject(page, {**base, "auto": [None, auto, None, auto]})
+        for seat in (1, 3):
+            page.wait_for_selector(f"[data-testid=auto-{seat}][data-auto={auto}]")
+            inner = page.evaluate(f"""() => {{
+                const box = document.querySelector('[data-testid=table-seat-{seat}]').getBoundingClientRect();
+                const badge = document.querySelector('[data-testid=auto-{seat}]').getBoundingClientRect();
+                return [box.left, box.right, badge.left, badge.right]; }}""")
+            assert inner[0] <= inner[2] and inner[3] <= inner[1], (auto, seat, inner)
+    ctx.close()
+
+
 def test_return_phase_and_match_won_render_from_the_view(browser, live_server):
     page = browser.new_page(viewport=PHONE)
     start_with_bots(page, live_server, "Viewer")
