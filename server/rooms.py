@@ -162,6 +162,7 @@ def take_seat(room: dict[str, Any], nickname: str, seat: int | None, token_hash:
     """Seat a human: the given seat, else the first empty one, else the first bot's. A bot yields its
     seat (and mid-match its hand and place) unless the host locked the table; the first human is host."""
     seats = room["seats"]
+    _check_nickname_free(room, nickname)
     if seat is None:
         seat = _open_seat(room)
     elif not _yields(room, seat):
@@ -176,6 +177,18 @@ def take_seat(room: dict[str, Any], nickname: str, seat: int | None, token_hash:
     if room["host"] is None:
         room["host"] = seat
     return seat
+
+
+def _check_nickname_free(room: dict[str, Any], nickname: str) -> None:
+    """One person, one seat: a nickname already seated here is refused. Someone back on another device
+    (no seat token there) was given another seat, on the other team as often as not, with two players of
+    one name at the table; told instead, they go back to the browser that holds the seat, or pick a name."""
+    wanted = nickname.strip().casefold()
+    for i, s in enumerate(room["seats"]):
+        if s["kind"] == "human" and (s.get("nickname") or "").strip().casefold() == wanted:
+            raise RoomError("nickname_taken", f"{s['nickname']} already has seat {i} of room {room['code']}: "
+                            "open the game in the browser that took it, or choose another nickname",
+                            {"seat": i, "nickname": s["nickname"]})
 
 
 def _yields(room: dict[str, Any], seat: int) -> bool:

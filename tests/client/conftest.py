@@ -93,5 +93,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
 
 PAGE_STATE = """() => JSON.stringify({
   status: globalThis.guandan?.conn?.status, room: globalThis.guandan?.conn?.room?.code ?? null,
-  message: globalThis.guandan?.ui?.message ?? null, text: document.querySelector('#app')?.innerText.slice(0, 600),
+  message: globalThis.guandan?.ui?.message ?? null,
+  text: document.querySelector('#app')?.innerText.slice(0, 600),
 })"""

@@ -207,6 +207,7 @@ def test_every_refusal_is_worded_in_both_languages(browser, live_server):
     # what a seated player in a running game cannot provoke here, as the server sends it
     others = {
         "hello_required": {}, "protocol_mismatch": {"server": 1, "client": 2}, "seat_taken": {"seat": 1},
+        "nickname_taken": {"seat": 1, "nickname": "小波"},
         "room_full": {"code": code}, "not_in_room": {}, "not_seated": {}, "not_host": {"action": "start"},
         "not_started": {}, "seats_empty": {"seats": [2, 3]}, "not_a_bot": {"seat": 2},
         "bad_rules": {"option": "joker_pair_in_full_house"}, "bad_bot": {"bots": ["random", "heuristic"]},
@@ -374,8 +375,9 @@ def test_the_table_fits_a_phone_without_scrolling(browser, live_server, size, la
     # and Pass were below the fold at every turn but the first)
     page.click("[data-testid=suggest]")
     page.click("[data-testid=play]")
-    page.wait_for_function("() => { const v = globalThis.guandan.ui.state.view; return v.turn === 0 && v.hand.length < 27; }",
-                           timeout=15_000)
+    page.wait_for_function(
+        "() => { const v = globalThis.guandan.ui.state.view; return v.turn === 0 && v.hand.length < 27; }",
+        timeout=15_000)
     page.wait_for_selector("[data-testid=your-turn]")
     assert page.locator("[data-testid=top-cards] .card").count() > 0
     whole_table_on_the_screen(page, height)

@@ -21,6 +21,7 @@ class ServerError(Exception):
         super().__init__(f"{msg['code']}: {msg['message']}")
         self.code = msg["code"]
         self.message = msg["message"]
+        self.fields = msg.get("fields") or {}
 
 
 class Client:

@@ -3,6 +3,7 @@ table; "bots in empty seats" fills only what is still empty at the start."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import random
 import socket
@@ -92,6 +93,34 @@ async def test_mid_match_a_newcomer_takes_a_bots_seat_with_its_hand_and_plays_on
         await c.close()
 
 
+async def test_a_nickname_already_seated_is_told_to_go_back_not_given_another_seat(server, aredis) -> None:
+    """Bo, back mid-match on another device (no seat token there), was given a bot's seat, as often as not
+    on the other team, with two Bos at the table; he is told where his seat is instead."""
+    host, code = await _create(server.url, fill_bots=True, bot_delay=10)
+    bo = await Client.open(server.url)
+    assert (await bo.request({"type": "join", "code": code, "nickname": "Bo"}))["seat"] == 1
+    await host.request({"type": "start"})
+    await bo.close()  # his phone died
+    store = Store(aredis)
+    while (await store.load(code))[1]["live"]["gone"][1] is None:  # the server saw him go
+        await asyncio.sleep(0.01)
+    before = await store.load(code)
+    again = await Client.open(server.url)
+    for nickname in ("Bo", " bo ", "ANN"):  # the same name, however it is spelt
+        with pytest.raises(ServerError) as exc:
+            await again.request({"type": "join", "code": code, "nickname": nickname})
+        assert exc.value.code == "nickname_taken", nickname
+        assert exc.value.fields == ({"seat": 1, "nickname": "Bo"} if nickname != "ANN" else
+                                    {"seat": 0, "nickname": "Ann"})
+    assert await store.load(code) == before  # nothing changed: no seat taken, no bot moved
+    # another name takes a bot's seat as before, and anyone may watch under any name
+    assert (await again.request({"type": "join", "code": code, "nickname": "Bob"}))["seat"] == 2
+    watcher = await Client.open(server.url)
+    await watcher.request({"type": "join", "code": code, "nickname": "Bo", "spectator": True})
+    for c in (host, again, watcher):
+        await c.close()
+
+
 async def test_the_host_locks_the_table_and_newcomers_can_only_watch(server) -> None:
     host, code = await _create(server.url, bots=[1, 2, 3])
     await host.request({"type": "start"})
@@ -119,8 +148,8 @@ async def test_the_host_locks_the_table_and_newcomers_can_only_watch(server) -> 
 async def test_a_table_of_people_is_full_and_seats_of_people_never_pass(server, aredis) -> None:
     host, code = await _create(server.url, ai=[3])
     friends = [await Client.open(server.url) for _ in range(2)]
-    for friend in friends:
-        await friend.request({"type": "join", "code": code, "nickname": "F"})
+    for i, friend in enumerate(friends):
+        await friend.request({"type": "join", "code": code, "nickname": f"F{i}"})
     await host.request({"type": "start"})
     await friends[1].close()  # a person who dropped keeps the seat: our bot only plays for them
     late = await Client.open(server.url)
