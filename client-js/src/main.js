@@ -19,8 +19,8 @@ import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js
 import { playLabel, tableMoves } from "./reading.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 import {
-  historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story, storyHelpers,
-  summaryPanel, toastLayer, toggleHistory,
+  dismissSummary, historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story,
+  storyHelpers, summaryPanel, toastLayer, toggleHistory,
 } from "./story.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
@@ -1020,6 +1020,7 @@ document.addEventListener("keydown", (e) => {
       return;
     case "Escape":
       if (story.open) return toggleHistory(false);
+      if (dismissSummary(view)) return;
       if (!ui.readings) ui.selected.clear(); // first Escape closes the choice, the next clears the selection
       ui.readings = null;
       ui.message = null;

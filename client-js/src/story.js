@@ -108,11 +108,9 @@ function summaryKey(box) {
 export function summaryPanel(view) {
   const box = view.in_your_name;
   if (!box || story.dismissed === summaryKey(box)) return null;
-  const dismiss = () => {
-    story.dismissed = summaryKey(box);
-    draw.render();
-  };
-  return h("div", { class: "overlay" },
+  const dismiss = () => dismissSummary(view);
+  // closed as the other sheets are: a tap beside it, Escape (dismissSummary), or its button, kept in view
+  return h("div", { class: "overlay", onclick: (e) => { if (e.target === e.currentTarget) dismiss(); } },
     h("div", { class: "panel result story-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title",
       "data-testid": "in-your-name" },
       h("h2", { id: "summary-title", text: t("inYourName") }),
@@ -125,7 +123,17 @@ export function summaryPanel(view) {
         moveMark(m, true),
         m.type === "play" ? playedCards(m, view.level) : null))),
       box.n > box.moves.length ? h("p", { class: "hint", text: t("earlier", { n: box.n - box.moves.length }) }) : null,
-      h("button", { class: "primary", "data-testid": "in-your-name-ok", onclick: dismiss }, t("gotIt"))));
+      h("div", { class: "result-foot" },
+        h("button", { class: "primary", "data-testid": "in-your-name-ok", onclick: dismiss }, t("gotIt")))));
+}
+
+/** Close the summary of what was played in your name, if it is up; whether it was. */
+export function dismissSummary(view) {
+  const box = view?.in_your_name;
+  if (!box || story.dismissed === summaryKey(box)) return false;
+  story.dismissed = summaryKey(box);
+  draw.render();
+  return true;
 }
 
 /** Note the moves new in this view: the table is told when the timer or the dropout bot played. */

@@ -14,7 +14,7 @@ from typing import Any
 import msgpack
 import pytest
 import redis
-from test_browser import can_act, create_room, hand_of, take_turn, view_of
+from test_browser import can_act, create_room, hand_of, inject, start_with_bots, take_turn, view_of
 from websockets.sync.client import connect
 
 from engine import Game
@@ -306,6 +306,33 @@ def test_a_timer_play_is_told_to_the_player_at_the_table(browser, live_server):
     assert timed.locator("[data-testid=by-mark]").inner_text() == "超时代打"
     # she was at the table: no summary to come back to
     assert page.locator("[data-testid=in-your-name]").count() == 0
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_the_summary_of_moves_in_your_name_closes_as_the_other_sheets_do(browser, live_server, size):
+    """Its Got it was half off a 390x844 screen after a dozen moves and out of sight sideways, and
+    neither Escape nor a tap beside it closed it: the button stays in view, and both close it."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    start_with_bots(page, live_server, "Bo")
+    base = view_of(page)
+    moves = [{"seat": 0, "type": "pass", "by": "away", "deal": 1} if i % 2 else
+             {"seat": 0, "type": "play", "kind": "single", "value": 5, "cards": [12], "by": "away", "deal": 1}
+             for i in range(12)]
+    for n, close in ((12, "button"), (13, "escape"), (14, "beside")):
+        inject(page, {**base, "in_your_name": {"n": n, "moves": moves}})
+        ok = page.locator("[data-testid=in-your-name-ok]")
+        ok.wait_for()
+        box = ok.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (box, size)
+        if close == "button":
+            ok.click()
+        elif close == "escape":
+            page.keyboard.press("Escape")
+        else:
+            page.mouse.click(3, size[1] - 3)  # the dimmed table beside the sheet
+        page.locator("[data-testid=in-your-name]").wait_for(state="detached")
     ctx.close()
 
 
