@@ -136,10 +136,15 @@ export function dismissSummary(view) {
   return true;
 }
 
-/** Note the moves new in this view: the table is told when the timer or the dropout bot played. */
+/** Note the moves new in this view: the table is told when the timer played, and when the dropout bot
+ * takes a seat over; each of its later moves for someone else was a toast too, three at once covering the
+ * levels and the seat across, while the seat's badge already said the bot plays it. */
 export function noteMoves(before, after) {
+  const lastBy = new Map((before ? tricksOf(before).flat() : []).map((m) => [m.seat, m.by]));
   for (const move of newMoves(before, after)) {
-    if (!TOASTED.has(move.by)) continue;
+    const tookOver = lastBy.get(move.seat) !== "away";
+    lastBy.set(move.seat, move.by);
+    if (!TOASTED.has(move.by) || (move.by === "away" && move.seat !== after.seat && !tookOver)) continue;
     const toast = { move, me: after.seat };
     story.toasts = [...story.toasts, toast].slice(-MAX_TOASTS); // a resync after a long gap: the latest few
     setTimeout(() => {

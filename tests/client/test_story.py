@@ -336,6 +336,34 @@ def test_the_summary_of_moves_in_your_name_closes_as_the_other_sheets_do(browser
     ctx.close()
 
 
+def test_the_dropout_bot_is_told_when_it_takes_a_seat_over_not_at_each_move(browser, live_server):
+    """Each move our bot made for a dropped player was a toast for the whole table: three at once covered
+    the levels and the seat across (sideways the trick too), while the seat's badge already said it.
+    The table is told when the bot takes a seat over; the timer's moves, and your own, as before."""
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Ann")  # seat 0 leads: nothing moves until Ann does
+    base = view_of(page)
+    trick: list[dict[str, Any]] = []
+
+    def then(*moves: tuple[int, str]) -> list[tuple[int, str]]:
+        """The server's next view with these passes added; the toasts it brought, as (seat, by)."""
+        page.evaluate("() => { globalThis.guandan.story.toasts = []; }")
+        trick.extend({"seat": seat, "type": "pass", "by": by} for seat, by in moves)
+        lead = {"seat": 0, "type": "play", "kind": "single", "value": 3, "cards": [4], "by": "human"}
+        page.evaluate("v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})",
+                      {**base, "trick": [lead, *trick]})
+        toasts = page.evaluate("() => globalThis.guandan.story.toasts.map(x => [x.move.seat, x.move.by])")
+        return [tuple(x) for x in toasts]
+
+    assert then((1, "away"), (2, "bot")) == [(1, "away")]  # the bot takes Bo's seat over: told
+    assert then((3, "timer")) == [(3, "timer")]  # a timer's move: told
+    assert then((0, "human"), (1, "away"), (2, "bot")) == []  # the bot plays on for Bo: not again
+    assert then((3, "away"), (0, "away")) == [(3, "away"), (0, "away")]  # another seat; and yours, ...
+    assert then((1, "human"), (2, "bot"), (3, "human"), (0, "away")) == [(0, "away")]  # ... each time
+    assert then((1, "away")) == [(1, "away")]  # Bo came back and dropped again: told anew
+    page.close()
+
+
 TONE_COUNTER = """
 window.__tones = 0;
 const start = OscillatorNode.prototype.start;
