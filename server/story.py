@@ -7,6 +7,7 @@ build views, so the room keeps this story itself, in ``room["story"]``::
 
     {"deal": the deal the moves belong to,
      "moves": [row, ...],                           # this deal's plays and passes (reset each deal)
+     "returns": [row, ...],                         # this deal's returned tribute cards (reset each deal)
      "stood_in": [{"n": int, "moves": [[deal, level, *row], ...]}] * 4}   # per seat, since it last acted
 
 A row is a short list of ints, ``[seat, by]`` for a pass, ``[seat, by, kind, value, lead, *cards]``
@@ -48,7 +49,8 @@ _CACHED_ROOMS = 4096  # rooms whose told moves are kept (the views of rooms with
 
 
 def _new_story(deal: int, stood_in: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    return {"deal": deal, "moves": [], "stood_in": stood_in or [{"n": 0, "moves": []} for _ in range(4)]}
+    return {"deal": deal, "moves": [], "returns": [],
+            "stood_in": stood_in or [{"n": 0, "moves": []} for _ in range(4)]}
 
 
 def begin(room: Room, game: Game) -> None:
@@ -62,9 +64,11 @@ def record(room: Room, game: Game, seat: int, action: dict[str, Any], by: str) -
     story = room.get("story") or _new_story(game.deal)
     room["story"] = story
     if story["deal"] != game.deal:  # next_deal (whoever started it) begins the new deal's story
-        story["deal"], story["moves"] = game.deal, []
+        story["deal"], story["moves"], story["returns"] = game.deal, [], []
     row = _row(game, seat, action, BY.index(by))
-    if row is not None and action["type"] != "return":
+    if row is not None and action["type"] == "return":
+        story.setdefault("returns", []).append(row)  # rooms stored before returns were kept: none yet
+    elif row is not None:
         story["moves"].append(row)
     box = story["stood_in"][seat]
     if by == "human":  # the player is at the table again and has seen their hand
@@ -156,6 +160,12 @@ def add_to_view(view: dict[str, Any], room: Room, game: Game, seat: int | None) 
     else:  # the trick just won is history (or a room's story began mid-deal: the engine's trick stays)
         view["history"] = [*moves.tricks, moves.last] if moves.last and not under_way else moves.tricks
     view["leftover"] = [game.hand(s) for s in range(4)] if game.phase in _OVER else None
+    tribute = view.get("tribute")
+    if tribute and tribute.get("returns") and story and story["deal"] == game.deal:
+        # who returned each card: the timer or our bot, as for plays (the player was told of neither)
+        made = {(row[0], row[3]): BY[row[1]] for row in story.get("returns", ())}
+        for r in tribute["returns"]:
+            r["by"] = made.get((r["from"], r["card"]), "human")
     box = story["stood_in"][seat] if story and seat is not None else None
     view["in_your_name"] = None if not box or not box["n"] else {
         "n": box["n"], "moves": [{**entry(m[2:], m[1]), "deal": m[0]} for m in box["moves"]]}

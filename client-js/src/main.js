@@ -644,7 +644,8 @@ function tributeInfo(view) {
     (tr.gifts || []).map((g) => h("div", { class: "tribute-line" },
       t("tributeLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
     (tr.returns || []).map((g) => h("div", { class: "tribute-line" },
-      t("returnLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
+      t("returnLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }),
+      moveMark(g))),
     returnWait(view, names));
 }
 

@@ -141,7 +141,7 @@ export function dismissSummary(view) {
  * levels and the seat across, while the seat's badge already said the bot plays it. */
 export function noteMoves(before, after) {
   const lastBy = new Map((before ? tricksOf(before).flat() : []).map((m) => [m.seat, m.by]));
-  for (const move of newMoves(before, after)) {
+  for (const move of [...newReturns(before, after), ...newMoves(before, after)]) {
     const tookOver = lastBy.get(move.seat) !== "away";
     lastBy.set(move.seat, move.by);
     if (!TOASTED.has(move.by) || (move.by === "away" && move.seat !== after.seat && !tookOver)) continue;
@@ -154,10 +154,20 @@ export function noteMoves(before, after) {
   }
 }
 
+/** Tribute cards returned between two views of a deal, as moves (a timer's return was told to nobody). */
+function newReturns(before, after) {
+  if (!before?.phase || !after?.phase || before.deal !== after.deal) return [];
+  return (after.tribute?.returns || []).slice((before.tribute?.returns || []).length)
+    .map((r) => ({ seat: r.from, type: "return", card: r.card, to: r.to, by: r.by }));
+}
+
+const TOAST_OF = { pass: "Pass", return: "Return", play: "" };
+
 function toastText({ move, me }) {
   const mine = move.seat === me;
-  const key = (move.by === "timer" ? "toastTimer" : "toastAway") + (mine ? "Me" : "") + (move.type === "pass" ? "Pass" : "");
-  return t(key, { name: draw.seatName(move.seat), play: playLabel(move) });
+  const key = (move.by === "timer" ? "toastTimer" : "toastAway") + (mine ? "Me" : "") + TOAST_OF[move.type];
+  const card = move.type === "return" ? cardWord(move.card) : null;
+  return t(key, { name: draw.seatName(move.seat), play: move.type === "play" ? playLabel(move) : null, card });
 }
 
 export function toastLayer() {

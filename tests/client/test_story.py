@@ -364,6 +364,38 @@ def test_the_dropout_bot_is_told_when_it_takes_a_seat_over_not_at_each_move(brow
     page.close()
 
 
+def test_a_tribute_card_returned_by_the_timer_is_told_and_marked(browser, live_server):
+    """The timer returned a card for a player who had not chosen one, and nothing said so: the line read
+    as if they had. A toast tells them (and the table), and the line carries the timer's mark."""
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Ann")
+    base = view_of(page)
+    tribute = {"kind": "double", "givers": [1, 3], "refused": False, "pending": [0, 2], "leader": 1,
+               "gifts": [{"from": 1, "to": 0, "card": 53}, {"from": 3, "to": 2, "card": 52}], "returns": []}
+    shown = []
+    timed = {"from": 0, "to": 1, "card": 4, "by": "timer"}
+    away = {"from": 2, "to": 3, "card": 8, "by": "away"}
+    for returns in ([], [timed], [timed, away]):
+        view = {**base, "deal": 2, "phase": "return", "turn": None, "trick": [], "top": None, "pending": [],
+                "return_choices": [], "tribute": {**tribute, "returns": returns}}
+        page.evaluate("v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})",
+                      view)
+        shown += page.evaluate("() => globalThis.guandan.story.toasts.map(x => [x.move.seat, x.move.type, "
+                               "x.move.by])")
+        page.evaluate("() => { globalThis.guandan.story.toasts = []; }")
+    assert [tuple(x) for x in shown] == [(0, "return", "timer"), (2, "return", "away")]
+    page.evaluate("() => globalThis.guandan.render()")
+    marks = page.locator("[data-testid=tribute] [data-testid=by-mark]")
+    assert marks.evaluate_all("els => els.map(e => e.dataset.by)") == ["timer", "away"]
+    page.evaluate("""() => { const g = globalThis.guandan;
+        g.story.toasts = [{move: {seat: 0, type: "return", card: 4, to: 1, by: "timer"}, me: 0},
+                          {move: {seat: 2, type: "return", card: 8, to: 3, by: "away"}, me: 0}];
+        g.render(); }""")
+    texts = page.locator("[data-testid=toast]").all_inner_texts()
+    assert texts[0].startswith("时间到，系统替你还了 ") and "掉线，机器人代还 " in texts[1], texts
+    page.close()
+
+
 TONE_COUNTER = """
 window.__tones = 0;
 const start = OscillatorNode.prototype.start;

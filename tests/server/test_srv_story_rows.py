@@ -107,3 +107,34 @@ def test_a_long_absence_keeps_the_last_moves_and_the_count():
     game.apply(seat, rng.choice(game.legal_actions(seat)))
     story.record(room, game, seat, game.actions[-1][1], "human")
     assert room["story"]["stood_in"][seat] == {"n": 0, "moves": []}
+
+
+def test_a_returned_tribute_card_says_who_returned_it():
+    """A return made by the timer (or our bot) was shown as if the player had chosen it, and nobody was
+    told: the view's tribute returns say who made each, as the trick's moves do."""
+    for seed in range(1, 40):  # a deal that ends in a tribute to return
+        game = Game.new(seed)
+        room = new_room("TRIB01", game)
+        play(room, game, random.Random(seed), 400)
+        game.apply(game.pending_seats()[0], {"type": "next_deal"})
+        if game.phase == "return":
+            break
+    receivers = game.pending_seats()
+    del room["story"]["returns"]  # a room stored before returns were kept
+    for seat, by in zip(receivers, ["timer", "human"], strict=False):
+        game.apply(seat, game.legal_actions(seat)[0])
+        story.record(room, game, seat, game.actions[-1][1], by)
+    room = decode(encode(room))  # as stored
+    for seat in (*range(4), None):
+        view = game.view(seat)
+        story.add_to_view(view, room, game, seat)
+        made = {r["from"]: r["by"] for r in view["tribute"]["returns"]}
+        assert made == dict(zip(receivers, ["timer", "human"], strict=False)), (seat, view["tribute"])
+    # the next deal's story starts without them
+    play(room, game, random.Random(1), 400)
+    game.apply(game.pending_seats()[0], {"type": "next_deal"})
+    seat = game.pending_seats()[0]
+    game.apply(seat, game.legal_actions(seat)[0])
+    story.record(room, game, seat, game.actions[-1][1], "bot")
+    assert room["story"]["deal"] == game.deal
+    assert len(room["story"]["returns"]) == int(game.actions[-1][1]["type"] == "return")
