@@ -14,7 +14,7 @@ import { matchRecord, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { slideToSelect } from "./hand-swipe.js";
-import { Connection, forgetSeat, loadSeat, serverNowMs } from "./net.js";
+import { Connection, forgetSeat, loadSeat, loadWatch, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
@@ -601,7 +601,7 @@ function seatBox(view, seat, position) {
       // dropped, and the bot not yet playing (the grace period): said in words, not only by a grey dot
       !auto && connected === false && seat !== view.seat && ["human", "ai"].includes(kind)
         ? h("span", { class: "badge offline", "data-testid": `offline-${seat}`, text: t("offlineWait") }) : null,
-      countdown(view.deadlines?.[seat], `countdown-${seat}`)),
+      auto ? null : countdown(view.deadlines?.[seat], `countdown-${seat}`)), // our bot or auto-play acts first
     h("div", { class: `last-play ${previous ? "previous" : ""}` },
       last ? (last.type === "pass" ? h("span", { class: "pass-label", text: t("passed") })
         : playedCards(last, view.level)) : null,
@@ -674,11 +674,12 @@ function centerBox(view) {
   if (view.phase === "play" && turnSeat !== null && turnSeat !== undefined) {
     // the trick's winner went out and the lead passed on (接风 when it is to the partner): said so
     const passed = previous && top && top.seat !== turnSeat ? leadPassed(top.seat, turnSeat, view.seat) : null;
+    const clocked = !view.auto?.[turnSeat]; // a seat our bot or auto-play acts for moves long before its timer
     turnLine = myTurn(view)
       ? h("div", { class: "turn-line mine", "data-testid": "your-turn", "data-takeover": passed ? "yes" : null },
-        passed ?? t("yourTurn"), " ", countdown(view.deadline, "countdown", "big"))
+        passed ?? t("yourTurn"), " ", clocked ? countdown(view.deadline, "countdown", "big") : null)
       : h("div", { class: "turn-line", "data-testid": "turn-of", "data-takeover": passed ? "yes" : null },
-        passed ?? t("turnOf", { name: seatName(turnSeat) }), " ", countdown(view.deadline, "countdown"));
+        passed ?? t("turnOf", { name: seatName(turnSeat) }), " ", clocked ? countdown(view.deadline, "countdown") : null);
   }
   return h("div", { class: "table-center", "data-testid": "table-top" },
     top ? h("div", { class: `top-play ${previous ? "previous" : ""}` },
@@ -926,7 +927,8 @@ async function leave() {
   ui.leaveAsked = false;
   const code = ui.room?.code;
   const view = tableView();
-  const keepSeat = ui.room?.status === "playing" && view?.phase !== "match_over";
+  // a seat mid-match stays the player's to resume; a spectator who leaves has stopped watching
+  const keepSeat = ui.room?.status === "playing" && view?.phase !== "match_over" && !conn.room?.watch;
   if (conn.status === "connected") await conn.request({ type: "leave" }).catch(() => null);
   if (code && !keepSeat) forgetSeat(code);
   conn.leaveRoom();
@@ -1041,6 +1043,7 @@ document.addEventListener("keydown", (e) => {
 const linked = new URLSearchParams(location.search).get("room")?.toUpperCase() || store.getItem("guandan:last-room");
 const saved = linked ? loadSeat(linked) : null;
 if (saved?.token) conn.room = { code: linked, seat: saved.seat, token: saved.token };
+else if (linked && loadWatch(linked)) conn.room = { code: linked, seat: null, watch: loadWatch(linked) };
 keepHandFitted();
 slideToSelect({
   selected: () => ui.selected,

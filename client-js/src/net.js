@@ -35,8 +35,14 @@ export function saveSeat(code, seat, token) {
   localStorage.setItem("guandan:last-room", code);
 }
 
+/** A spectator's nickname in a room, so a reload watches again (its link's Join would take a seat). */
+export function loadWatch(code) {
+  return localStorage.getItem(`guandan:watch:${code}`);
+}
+
 export function forgetSeat(code) {
   localStorage.removeItem(tokenKey(code));
+  localStorage.removeItem(`guandan:watch:${code}`);
   localStorage.removeItem(`guandan:ai:${code}`);
   if (localStorage.getItem("guandan:last-room") === code) localStorage.removeItem("guandan:last-room");
 }
@@ -263,6 +269,7 @@ export class Connection {
   adoptSeat(code, seat, token, watch = null) {
     this.room = { code, seat, token, watch };
     if (token) saveSeat(code, seat, token);
+    else if (watch) localStorage.setItem(`guandan:watch:${code}`, watch);
   }
 
   leaveRoom() {

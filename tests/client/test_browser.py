@@ -143,6 +143,17 @@ def test_two_players_join_by_code_and_each_sees_only_their_own_hand(browser, liv
     assert view_of(watcher)["hand"] is None
     assert watcher.locator("[data-testid=hand]").count() == 0
     assert "Host" in watcher.locator("[data-testid=table-seat-0]").inner_text()
+    # a reload watches again (it opened the join page, whose big Join would take a bot's seat mid-match)
+    watcher.reload()
+    watcher.wait_for_selector("[data-testid=spectator]", timeout=10_000)
+    assert view_of(watcher)["seat"] is None and watcher.locator("[data-testid=join-form]").count() == 0
+    # and Leave is the end of it: the link opens the join page again
+    watcher.click("[data-testid=leave]")
+    watcher.wait_for_selector("[data-testid=join-form]")
+    watcher.goto(f"{live_server}/?room={code}")
+    watcher.wait_for_selector("[data-testid=join-form]")
+    watcher.wait_for_timeout(500)
+    assert watcher.locator("[data-testid=spectator]").count() == 0
     for ctx in (host_ctx, guest_ctx, watch_ctx):
         ctx.close()
 
@@ -303,6 +314,21 @@ def test_the_lobby_keeps_its_elements_as_a_banner_or_a_message_comes_and_goes(br
     assert page.evaluate("() => document.activeElement.dataset.testid") == "nickname"
     assert page.locator("[data-testid=create-form] [data-testid=nickname]").input_value() == "Anna!"
     assert page.evaluate("() => globalThis.guandan.ui.nickname") == "Anna!"
+    page.close()
+
+
+def test_no_countdown_for_a_seat_our_bot_or_auto_play_acts_for(browser, live_server):
+    """A dropped player's seat showed its whole turn timer (15 s) while our bot moved within a second."""
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Clock")
+    base = view_of(page)
+    deadline = time.time() + 20
+    for auto, shown in ((None, 1), ("dropout", 0), ("left", 0), ("player", 0)):
+        inject(page, {**base, "turn": 1, "pending": [1], "auto": [None, auto, None, None],
+                      "deadlines": [None, deadline, None, None], "deadline": deadline})
+        page.wait_for_selector("[data-testid=turn-of]")
+        assert page.locator("[data-testid=countdown-1]").count() == shown, auto
+        assert page.locator("[data-testid=turn-of] [data-testid=countdown]").count() == shown, auto
     page.close()
 
 

@@ -443,7 +443,12 @@ def test_the_history_opens_at_the_latest_trick_and_follows_the_deal(browser, liv
     away on a phone. It opens at its end and stays there as plays come in, unless scrolled back."""
     ctx = browser.new_context(viewport=PHONE)
     page = ctx.new_page()
-    create_room(page, live_server, "安娜")
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    page.select_option("[data-testid=bot-delay]", "0")
+    page.click("[data-testid=create-form] summary")
+    page.fill("[data-testid=seed]", "4")  # deal 1 is 61 moves: in a short one auto-play went on to deal 2
+    page.click("[data-testid=create]")
     page.click("[data-testid=start]")
     for _ in range(6):
         page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
@@ -472,6 +477,7 @@ def test_the_history_opens_at_the_latest_trick_and_follows_the_deal(browser, liv
     moves = drawer.locator("[data-testid=move]").count()
     page.wait_for_function(MORE_MOVES, arg=moves + 4, timeout=20_000)
     assert drawer.evaluate("el => el.scrollTop") == 0
+    assert view_of(page)["deal"] == 1
     ctx.close()
 
 
