@@ -409,14 +409,16 @@ function cardEl(code, level, opts = {}) {
   const levelCard = !f.joker && cardRank(code) === level && !wild;
   const cls = ["card", f.red ? "red" : "black", f.joker ? "joker" : "", wild ? "wild" : "", levelCard ? "level" : "",
     opts.selected ? "selected" : "", opts.eligible ? "eligible" : "", opts.dim ? "dim" : "",
-    opts.small ? "small" : "", opts.mid ? "mid" : ""].filter(Boolean).join(" ");
+    opts.small ? "small" : "", opts.mid ? "mid" : "", opts.received ? "received" : ""].filter(Boolean).join(" ");
   const name = f.joker ? (code === 53 ? (currentLang() === "en" ? "big joker" : "大王") : (currentLang() === "en" ? "small joker" : "小王"))
     : `${f.symbol}${f.rank}`;
-  const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "") + (opts.eligible ? ` (${t("canReturn")})` : "");
+  const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "") + (opts.eligible ? ` (${t("canReturn")})` : "")
+    + (opts.received ? ` (${t("received")})` : "");
   const inner = [
     h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? t(code === 53 ? "bigJoker" : "smallJoker") : f.rank }),
     h("span", { class: "suit", text: f.symbol }),
     wild ? h("span", { class: "mark", text: t("wildShort") }) : levelCard ? h("span", { class: "mark", text: t("levelShort") }) : null,
+    opts.received ? h("span", { class: "got", "data-testid": "received", text: t("receivedShort") }) : null,
   ];
   if (opts.onclick) {
     // one Tab stop for the whole hand (the arrow keys move between its cards), not 27 before Play
@@ -765,10 +767,13 @@ function handArea(view) {
   }
   // the hand's one Tab stop: the card last focused while it is still held, else the first
   const stop = groups.some((g) => g.some(({ key }) => key === ui.handFocus)) ? ui.handFocus : groups[0][0].key;
+  // the tribute card just received stands out while returns are made (one copy of it, as the apps do)
+  const gift = view.phase === "return" ? (view.tribute?.gifts || []).find((g) => g.to === me)?.card : undefined;
+  const giftKey = gift === undefined ? null : groups.flat().find(({ card }) => card === gift)?.key ?? null;
   return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
     groups.map((g) => h("span", { class: "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
       key, tabStop: key === stop, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
-      onclick: () => toggleCard(view, key),
+      received: key === giftKey, onclick: () => toggleCard(view, key),
     })))));
 }
 

@@ -583,6 +583,10 @@ def test_return_phase_and_match_won_render_from_the_view(browser, live_server):
         "els => els.map(e => e.ariaLabel)")
     assert all(label.endswith("(可还)") for label in labels), labels  # not by its colour alone
     assert page.locator("[data-testid=hand] .card.dim").count() == len(hand) - len(eligible)
+    # the card just received stands out (one copy, however many the hand holds), and says so in words
+    received = page.locator("[data-testid=hand] .card.received")
+    assert received.count() == 1 and received.get_attribute("data-card") == str(gift)
+    assert received.get_attribute("aria-label").endswith("(刚收到的贡牌)")
     assert page.locator("[data-testid=tribute]").is_visible()
     assert "还" in page.locator("[data-testid=message]").inner_text()
     result = {"deal": 9, "places": [0, 2, 1, 3], "winner_team": 0, "upgrade": 3, "level": 14, "level_team": 0,
