@@ -1063,7 +1063,7 @@ window.addEventListener("offline", () => conn.dropped());
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") conn.reconnectNow();
 });
-storyHelpers({ cardEl, seatName, render });
+storyHelpers({ cardEl, seatName, render, countdown });
 document.addEventListener("pointerdown", () => sounds.muted || sounds.unlock()); // audio starts after a gesture
 conn.connect();
 setInterval(tick, 250);

@@ -2,6 +2,7 @@
 // rank they stand for), marks on moves made for a player, the history drawer, the leftover hands at
 // the deal's end, toasts when the timer or the dropout bot plays, and the summary a returning player
 // gets of what was played in their name. Everything here comes from the view (server/story.py).
+import { yourTurn } from "./alerts.js";
 import { isWild } from "./cards.js";
 import { h } from "./dom.js";
 import { t, tIn } from "./i18n.js";
@@ -12,9 +13,9 @@ const MAX_TOASTS = 3;
 
 /** Open drawer, dismissed summary, live toasts: tests and tools read it as globalThis.guandan.story. */
 export const story = { open: false, dismissed: null, toasts: [], pinned: true };
-let draw = { cardEl: null, seatName: String, render() {} };
+let draw = { cardEl: null, seatName: String, render() {}, countdown: () => null };
 
-/** The main module's card drawing, seat names and render, which the pieces here use. */
+/** The main module's card drawing, seat names, countdowns and render, which the pieces here use. */
 export function storyHelpers(helpers) {
   draw = helpers;
 }
@@ -124,6 +125,9 @@ export function summaryPanel(view) {
         m.type === "play" ? playedCards(m, view.level) : null))),
       box.n > box.moves.length ? h("p", { class: "hint", text: t("earlier", { n: box.n - box.moves.length }) }) : null,
       h("div", { class: "result-foot" },
+        // the table under it may be waiting for this player, on a clock: said here
+        yourTurn(view) ? h("p", { class: "turn-line mine", "data-testid": "summary-your-turn" },
+          view.phase === "return" ? t("returnCard") : t("yourTurn"), " ", draw.countdown(view.deadline, "countdown")) : null,
         h("button", { class: "primary", "data-testid": "in-your-name-ok", onclick: dismiss }, t("gotIt")))));
 }
 

@@ -320,12 +320,17 @@ def test_the_summary_of_moves_in_your_name_closes_as_the_other_sheets_do(browser
     moves = [{"seat": 0, "type": "pass", "by": "away", "deal": 1} if i % 2 else
              {"seat": 0, "type": "play", "kind": "single", "value": 5, "cards": [12], "by": "away", "deal": 1}
              for i in range(12)]
+    deadline = time.time() + 20
     for n, close in ((12, "button"), (13, "escape"), (14, "beside")):
-        inject(page, {**base, "in_your_name": {"n": n, "moves": moves}})
+        # Bo's turn, on a 20 s clock, as he comes back: the summary says so by its button
+        inject(page, {**base, "in_your_name": {"n": n, "moves": moves},
+                      "deadlines": [deadline, None, None, None], "deadline": deadline})
         ok = page.locator("[data-testid=in-your-name-ok]")
         ok.wait_for()
         box = ok.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (box, size)
+        turn = page.locator("[data-testid=summary-your-turn]")
+        assert turn.locator("[data-testid=countdown]").count() == 1 and turn.bounding_box()["y"] >= 0
         if close == "button":
             ok.click()
         elif close == "escape":
