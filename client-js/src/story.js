@@ -149,14 +149,30 @@ export function noteMoves(before, after) {
     const tookOver = lastBy.get(move.seat) !== "away";
     lastBy.set(move.seat, move.by);
     if (!TOASTED.has(move.by) || (move.by === "away" && move.seat !== after.seat && !tookOver)) continue;
-    const toast = { move, me: after.seat };
-    story.toasts = [...story.toasts, toast].slice(-MAX_TOASTS); // a resync after a long gap: the latest few
-    setTimeout(() => {
-      story.toasts = story.toasts.filter((x) => x !== toast);
-      draw.render();
-    }, TOAST_MS);
+    addToast({ move, me: after.seat });
+  }
+  for (const seat of backAtTheTable(before, after)) {
+    // "Bo is away: the bot played …" stayed up after Bo was back: his return replaces it
+    story.toasts = story.toasts.filter((x) => x.move.seat !== seat);
+    addToast({ move: { seat, type: "back", by: "back" }, me: after.seat });
   }
 }
+
+function addToast(toast) {
+  story.toasts = [...story.toasts, toast].slice(-MAX_TOASTS); // a resync after a long gap: the latest few
+  setTimeout(() => {
+    story.toasts = story.toasts.filter((x) => x !== toast);
+    draw.render();
+  }, TOAST_MS);
+}
+
+/** The other seats whose player came back while our bot played for them (dropped out or left). */
+function backAtTheTable(before, after) {
+  if (!before?.auto || !after?.auto || before.deal !== after.deal) return [];
+  return after.auto.flatMap((mark, seat) => (seat !== after.seat && !mark && AWAY_MARKS.has(before.auto[seat]) ? [seat] : []));
+}
+
+const AWAY_MARKS = new Set(["dropout", "left"]);
 
 /** Tribute cards returned between two views of a deal, as moves (a timer's return was told to nobody). */
 function newReturns(before, after) {
@@ -168,6 +184,7 @@ function newReturns(before, after) {
 const TOAST_OF = { pass: "Pass", return: "Return", play: "" };
 
 function toastText({ move, me }) {
+  if (move.type === "back") return t("toastBack", { name: draw.seatName(move.seat) });
   const mine = move.seat === me;
   const key = (move.by === "timer" ? "toastTimer" : "toastAway") + (mine ? "Me" : "") + TOAST_OF[move.type];
   const card = move.type === "return" ? cardWord(move.card) : null;

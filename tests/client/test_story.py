@@ -344,19 +344,22 @@ def test_the_summary_of_moves_in_your_name_closes_as_the_other_sheets_do(browser
 def test_the_dropout_bot_is_told_when_it_takes_a_seat_over_not_at_each_move(browser, live_server):
     """Each move our bot made for a dropped player was a toast for the whole table: three at once covered
     the levels and the seat across (sideways the trick too), while the seat's badge already said it.
-    The table is told when the bot takes a seat over; the timer's moves, and your own, as before."""
+    The table is told when the bot takes a seat over and when the player is back; the timer's moves, and
+    your own, as before."""
     page = browser.new_page(viewport=PHONE)
     start_with_bots(page, live_server, "Ann")  # seat 0 leads: nothing moves until Ann does
     base = view_of(page)
     trick: list[dict[str, Any]] = []
 
-    def then(*moves: tuple[int, str]) -> list[tuple[int, str]]:
-        """The server's next view with these passes added; the toasts it brought, as (seat, by)."""
-        page.evaluate("() => { globalThis.guandan.story.toasts = []; }")
+    def then(*moves: tuple[int, str], auto: list | None = None, keep: bool = False) -> list[tuple[int, str]]:
+        """The server's next view with these passes added (and these auto marks); the toasts then up,
+        as (seat, by): only those it brought, unless ``keep``."""
+        if not keep:
+            page.evaluate("() => { globalThis.guandan.story.toasts = []; }")
         trick.extend({"seat": seat, "type": "pass", "by": by} for seat, by in moves)
         lead = {"seat": 0, "type": "play", "kind": "single", "value": 3, "cards": [4], "by": "human"}
         page.evaluate("v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})",
-                      {**base, "trick": [lead, *trick]})
+                      {**base, "trick": [lead, *trick], "auto": auto or [None] * 4})
         toasts = page.evaluate("() => globalThis.guandan.story.toasts.map(x => [x.move.seat, x.move.by])")
         return [tuple(x) for x in toasts]
 
@@ -366,6 +369,10 @@ def test_the_dropout_bot_is_told_when_it_takes_a_seat_over_not_at_each_move(brow
     assert then((3, "away"), (0, "away")) == [(3, "away"), (0, "away")]  # another seat; and yours, ...
     assert then((1, "human"), (2, "bot"), (3, "human"), (0, "away")) == [(0, "away")]  # ... each time
     assert then((1, "away")) == [(1, "away")]  # Bo came back and dropped again: told anew
+    # Bo is back for good: the table is told, and the toast of the bot playing for him goes at once
+    assert then(auto=[None, "dropout", None, None], keep=True) == [(1, "away")]
+    assert then(auto=[None, None, None, None], keep=True) == [(1, "back")]
+    assert page.locator("[data-testid=toast][data-by=back]").inner_text().endswith("回来了，接回了自己的牌")
     page.close()
 
 
