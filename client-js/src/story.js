@@ -1,6 +1,7 @@
 // The story of the deal on screen: plays laid out as read (wild cards in their place, marked with the
 // rank they stand for), marks on moves made for a player, the history drawer, the leftover hands at
-// the deal's end, toasts when the timer or the dropout bot plays, and the summary a returning player
+// the deal's end, toasts when the timer plays, the dropout bot takes a seat over or its player is back,
+// and the summary a returning player
 // gets of what was played in their name. Everything here comes from the view (server/story.py).
 import { yourTurn } from "./alerts.js";
 import { isWild } from "./cards.js";
@@ -10,6 +11,7 @@ import { MARKED, TOASTED, cardWord, newMoves, playLabel, playRanks, rankWord, tr
 
 const TOAST_MS = 5000;
 const MAX_TOASTS = 3;
+const AWAY_MARKS = new Set(["dropout", "left"]); // the view's auto marks of a seat our bot plays for
 
 /** Open drawer, dismissed summary, live toasts: tests and tools read it as globalThis.guandan.story. */
 export const story = { open: false, dismissed: null, toasts: [], pinned: true };
@@ -169,10 +171,9 @@ function addToast(toast) {
 /** The other seats whose player came back while our bot played for them (dropped out or left). */
 function backAtTheTable(before, after) {
   if (!before?.auto || !after?.auto || before.deal !== after.deal) return [];
-  return after.auto.flatMap((mark, seat) => (seat !== after.seat && !mark && AWAY_MARKS.has(before.auto[seat]) ? [seat] : []));
+  const back = (mark, seat) => seat !== after.seat && !mark && AWAY_MARKS.has(before.auto[seat]);
+  return after.auto.flatMap((mark, seat) => (back(mark, seat) ? [seat] : []));
 }
-
-const AWAY_MARKS = new Set(["dropout", "left"]);
 
 /** Tribute cards returned between two views of a deal, as moves (a timer's return was told to nobody). */
 function newReturns(before, after) {
