@@ -1,8 +1,8 @@
 // The story of the deal on screen: plays laid out as read (wild cards in their place, marked with the
 // rank they stand for), marks on moves made for a player, the history drawer, the leftover hands at
 // the deal's end, toasts when the timer plays, the dropout bot takes a seat over or its player is back,
-// and the summary a returning player
-// gets of what was played in their name. Everything here comes from the view (server/story.py).
+// and the summary a returning player gets of what was played in their name. Everything here comes
+// from the view (server/story.py).
 import { yourTurn } from "./alerts.js";
 import { isWild } from "./cards.js";
 import { h } from "./dom.js";
