@@ -16,7 +16,7 @@ import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, loadSeat, loadWatch, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
-import { playLabel, tableMoves } from "./reading.js";
+import { cardWord, playLabel, tableMoves } from "./reading.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 import {
   dismissSummary, historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story,
@@ -644,11 +644,15 @@ function tributeInfo(view) {
   return h("div", { class: "tribute", "data-testid": "tribute" },
     h("div", { class: "tribute-title", text: tr.kind === "double" ? t("doubleTribute") : t("singleTribute") }),
     (tr.gifts || []).map((g) => h("div", { class: "tribute-line" },
-      t("tributeLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }))),
+      t("tributeLine", { from: seatName(g.from), to: seatName(g.to) }), " ", tributeCard(g.card, view.level))),
     (tr.returns || []).map((g) => h("div", { class: "tribute-line" },
-      t("returnLine", { from: seatName(g.from), to: seatName(g.to) }), " ", cardEl(g.card, view.level, { small: true }),
-      moveMark(g))),
+      t("returnLine", { from: seatName(g.from), to: seatName(g.to) }), " ", tributeCard(g.card, view.level), moveMark(g))),
     returnWait(view, names));
+}
+
+/** A tribute's card, a joker named in words too (its sideways BIG/SMALL was unreadable at a phone's size). */
+function tributeCard(code, level) {
+  return [cardEl(code, level, { small: true }), code >= 52 ? h("span", { class: "card-word", text: cardWord(code) }) : null];
 }
 
 /** Who still owes a return, and the clock. The seat that owes one is told so in the message line

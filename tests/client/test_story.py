@@ -399,6 +399,8 @@ def test_a_tribute_card_returned_by_the_timer_is_told_and_marked(browser, live_s
     page.evaluate("() => globalThis.guandan.render()")
     marks = page.locator("[data-testid=tribute] [data-testid=by-mark]")
     assert marks.evaluate_all("els => els.map(e => e.dataset.by)") == ["timer", "away"]
+    # the jokers paid are named in words too (their sideways BIG/SMALL could not be read on a phone)
+    assert page.locator("[data-testid=tribute] .card-word").all_inner_texts() == ["大王", "小王"]
     page.evaluate("""() => { const g = globalThis.guandan;
         g.story.toasts = [{move: {seat: 0, type: "return", card: 4, to: 1, by: "timer"}, me: 0},
                           {move: {seat: 2, type: "return", card: 8, to: 3, by: "away"}, me: 0}];
