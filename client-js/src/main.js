@@ -644,10 +644,15 @@ function tributeInfo(view) {
   return h("div", { class: "tribute", "data-testid": "tribute" },
     h("div", { class: "tribute-title", text: tr.kind === "double" ? t("doubleTribute") : t("singleTribute") }),
     (tr.gifts || []).map((g) => h("div", { class: "tribute-line" },
-      t("tributeLine", { from: seatName(g.from), to: seatName(g.to) }), " ", tributeCard(g.card, view.level))),
+      tributeWords("tributeLine", g, view.seat), " ", tributeCard(g.card, view.level))),
     (tr.returns || []).map((g) => h("div", { class: "tribute-line" },
-      t("returnLine", { from: seatName(g.from), to: seatName(g.to) }), " ", tributeCard(g.card, view.level), moveMark(g))),
+      tributeWords("returnLine", g, view.seat), " ", tributeCard(g.card, view.level), moveMark(g))),
     returnWait(view, names));
+}
+
+/** Who gives whom, with "you" for this seat (its own name read as if someone else had paid). */
+function tributeWords(key, { from, to }, me) {
+  return t(from === me ? `${key}Me` : key, { from: seatName(from), to: to === me ? t("you2") : seatName(to) });
 }
 
 /** A tribute's card, a joker named in words too (its sideways BIG/SMALL was unreadable at a phone's size). */
