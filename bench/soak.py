@@ -68,7 +68,7 @@ TURN_TIMER = 5.0  # every other room has a turn timer
 # leftovers, what was played in one's name, the ready check, the card counter, the match record) told
 # from the same plays
 LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay", "history", "leftover", "in_your_name", "ready",
-             "counter", "match")
+             "counter", "match", "takeover")
 RETRY = ("unavailable", "busy", "rate_limited")  # a request refused for now, not for good
 
 
@@ -83,9 +83,13 @@ class Refused(Exception):
 def digest(view: dict[str, Any]) -> bytes:
     """A fingerprint of the engine's part of a view (what the room adds left out; the trick's moves as
     the engine has them: the server tells each play in reading order and says who made it). Views whose
-    history holds a card nobody played yet fingerprint as such, so a leak there is counted too."""
+    history holds a card nobody played yet fingerprint as such, so a leak there is counted too; the
+    tribute's returns without who made them."""
     part = {k: v for k, v in view.items() if k not in LIVE_KEYS}
     part["trick"] = [(m["seat"], m["type"], sorted(m.get("cards", ()))) for m in view.get("trick") or ()]
+    if part.get("tribute"):
+        returns = [{k: v for k, v in r.items() if k != "by"} for r in part["tribute"].get("returns") or ()]
+        part["tribute"] = {**part["tribute"], "returns": returns}
     told = sorted(c for trick in view.get("history") or () for m in trick for c in m.get("cards", ()))
     played = sorted(view.get("played") or ())
     part["history_unplayed"] = sorted((Counter(told) - Counter(played)).elements())

@@ -109,6 +109,16 @@ def auto_marks(room: dict[str, Any]) -> list[str | None]:
     return marks
 
 
+def takeover_times(room: dict[str, Any]) -> list[float | None]:
+    """Per seat, when our bot takes over from a player whose connection dropped (the grace period's end,
+    unix seconds), while the table waits for them; else None. Friends read "dropped" with no idea how
+    long the wait would be."""
+    live, grace = room["live"], room["settings"].get("grace", DEFAULT_GRACE)
+    gone, away = live["gone"], live["away"]
+    waiting = [_kind(room, s) == "human" and gone[s] is not None and not away[s] for s in SEATS]
+    return [round(gone[s] + grace, 3) if waiting[s] else None for s in SEATS]
+
+
 def stamp(room: dict[str, Any], game: Game | None, before: list[int], now: float) -> None:
     """After a change: note the time and give every newly pending human seat its turn deadline.
 
@@ -229,7 +239,7 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 __all__ = [
     "Step", "plan", "stamp", "new_live", "left_marks", "taken_over", "unattended", "resume", "controller",
-    "auto_marks",
+    "auto_marks", "takeover_times",
     "AUTO_INTERVALS", "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",
     "DEFAULT_GRACE", "DEFAULT_AI_TIMEOUT", "DEFAULT_RETURN_TIMER",
 ]

@@ -2,7 +2,8 @@
 
 A seat's view is the engine's ``game.view(seat)`` (which already hides the other hands) plus what the
 room adds at the table: who is on auto (``auto``: "dropout" when our bot plays for a dropped player,
-"player" when the player turned auto-play on), the turn timer's deadlines (unix seconds; ``deadline``
+"player" when the player turned auto-play on), when our bot takes over from a dropped player
+(``takeover``), the turn timer's deadlines (unix seconds; ``deadline``
 is the one of the seat to act now), this seat's own auto-play interval, who the ready check between deals
 waits for (``ready``, ready.py), the match record (``match``: a line per finished deal) and, in a room
 with the card counter on, this seat's own counter (never a
@@ -24,7 +25,7 @@ from typing import Any
 from engine import Game
 
 from . import counter, ready, story
-from .autopilot import auto_marks
+from .autopilot import auto_marks, takeover_times
 
 View = dict[str, Any]
 EMPTY_VIEW: View = {}
@@ -59,6 +60,7 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     deadlines = [None if d is None else round(d, 3) for d in live["deadlines"]]
     pending = view["pending"]
     view["auto"] = auto_marks(room)
+    view["takeover"] = takeover_times(room)
     view["deadlines"] = deadlines
     view["deadline"] = max((deadlines[s] for s in pending if deadlines[s] is not None), default=None)
     view["autoplay"] = None if seat is None else live["autoplay"][seat]

@@ -602,7 +602,9 @@ function seatBox(view, seat, position) {
         text: t({ dropout: "autoDropout", left: "autoLeft" }[auto] ?? "autoPlayer") }) : null,
       // dropped, and the bot not yet playing (the grace period): said in words, not only by a grey dot
       !auto && connected === false && seat !== view.seat && ["human", "ai"].includes(kind)
-        ? h("span", { class: "badge offline", "data-testid": `offline-${seat}`, text: t("offlineWait") }) : null,
+        ? h("span", { class: "badge offline", "data-testid": `offline-${seat}` }, t("offlineWait"),
+          // how long the table waits before our bot plays for them
+          view.takeover?.[seat] ? [" · ", countdown(view.takeover[seat], `takeover-${seat}`)] : null) : null,
       auto ? null : countdown(view.deadlines?.[seat], `countdown-${seat}`)), // our bot or auto-play acts first
     h("div", { class: `last-play ${previous ? "previous" : ""}` },
       last ? (last.type === "pass" ? h("span", { class: "pass-label", text: t("passed") })

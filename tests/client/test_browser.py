@@ -332,6 +332,22 @@ def test_no_countdown_for_a_seat_our_bot_or_auto_play_acts_for(browser, live_ser
     page.close()
 
 
+def test_a_dropped_player_s_seat_says_how_long_until_the_bot_plays(browser, live_server):
+    """Friends read "dropped · waiting" with no idea how long the table would wait."""
+    page = browser.new_page(viewport=PHONE)
+    start_with_bots(page, live_server, "Ann")
+    base = view_of(page)
+    page.evaluate("""() => { const g = globalThis.guandan;
+        g.ui.room.seats[1] = {...g.ui.room.seats[1], kind: "human", nickname: "Bo"};
+        g.ui.presence = {...g.ui.presence, connected: [true, false, true, true]}; }""")
+    inject(page, {**base, "takeover": [None, time.time() + 12, None, None]})
+    badge = page.locator("[data-testid=offline-1]")
+    assert re.fullmatch(r"掉线中 · 1[012]秒", badge.inner_text()), badge.inner_text()
+    inject(page, {**base, "takeover": [None] * 4})  # a server before it said when: the words alone
+    assert badge.inner_text() == "掉线中"
+    page.close()
+
+
 def test_turn_timer_shows_a_countdown(browser, live_server):
     page = browser.new_page(viewport=PHONE)
     start_with_bots(page, live_server, "Timed", timer="15")

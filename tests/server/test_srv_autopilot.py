@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Game
 from server import autopilot as ap
-from server import ready
+from server import ready, views
 from server.rooms import make_settings
 
 T0 = 1_000.0
@@ -63,6 +63,18 @@ def test_a_dropped_player_goes_on_auto_after_the_grace_period_even_off_turn() ->
     assert ap.plan(room, game) == ap.Step(T0 + 17.0, 1, ap.GRACE)
     room["live"]["away"][1] = True
     assert ap.plan(room, game) is None  # seat 0, a person, is to play
+
+
+def test_the_table_is_told_when_the_bot_takes_over_from_a_dropped_player() -> None:
+    game = Game.new(1)
+    room = room_with(["human", "human", "bot", "ai"], game, grace=15.0)
+    assert ap.takeover_times(room) == [None] * 4
+    room["live"]["gone"][1] = T0 + 2.0
+    room["live"]["gone"][3] = T0 + 2.0  # an external AI has no grace period: our bot plays its turns
+    assert ap.takeover_times(room) == [None, T0 + 17.0, None, None]
+    assert views.view_for(room, game, 0)["takeover"] == [None, T0 + 17.0, None, None]
+    room["live"]["away"][1] = True  # the grace period is over: the bot plays, nothing more to wait for
+    assert ap.takeover_times(room) == [None] * 4
 
 
 def test_an_external_ai_gets_its_time_unless_it_is_not_connected() -> None:
