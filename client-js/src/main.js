@@ -129,6 +129,8 @@ function errorText(err) {
 function showError(err) {
   ui.message = { text: () => errorText(err), kind: "error", code: err?.code };
   render();
+  // off the table the message stands above the forms: a refused Join far down a phone's page was unseen
+  if (!tableView()) document.querySelector("[data-testid=message]")?.scrollIntoView({ block: "nearest" });
 }
 
 async function act(message) {
@@ -418,7 +420,8 @@ function cardEl(code, level, opts = {}) {
     h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? t(code === 53 ? "bigJoker" : "smallJoker") : f.rank }),
     h("span", { class: "suit", text: f.symbol }),
     wild ? h("span", { class: "mark", text: t("wildShort") }) : levelCard ? h("span", { class: "mark", text: t("levelShort") }) : null,
-    opts.received ? h("span", { class: "got", "data-testid": "received", text: t("receivedShort") }) : null,
+    // a ring marks it; the chip only where it hides no wild or level mark
+    opts.received && !wild && !levelCard ? h("span", { class: "got", text: t("receivedShort") }) : null,
   ];
   if (opts.onclick) {
     // one Tab stop for the whole hand (the arrow keys move between its cards), not 27 before Play
@@ -604,7 +607,8 @@ function seatBox(view, seat, position) {
       !auto && connected === false && seat !== view.seat && ["human", "ai"].includes(kind)
         ? h("span", { class: "badge offline", "data-testid": `offline-${seat}` }, t("offlineWait"),
           // how long the table waits before our bot plays for them
-          view.takeover?.[seat] ? [" · ", countdown(view.takeover[seat], `takeover-${seat}`)] : null) : null,
+          view.takeover?.[seat] ? h("span", { class: "nowrap" }, " · ", countdown(view.takeover[seat], `takeover-${seat}`)) : null)
+        : null,
       auto ? null : countdown(view.deadlines?.[seat], `countdown-${seat}`)), // our bot or auto-play acts first
     h("div", { class: `last-play ${previous ? "previous" : ""}` },
       last ? (last.type === "pass" ? h("span", { class: "pass-label", text: t("passed") })

@@ -14,7 +14,7 @@ const MAX_TOASTS = 3;
 const AWAY_MARKS = new Set(["dropout", "left"]); // the view's auto marks of a seat our bot plays for
 
 /** Open drawer, dismissed summary, live toasts: tests and tools read it as globalThis.guandan.story. */
-export const story = { open: false, dismissed: null, toasts: [], pinned: true };
+export const story = { open: false, dismissed: null, toasts: [], pinned: true, awayTold: new Set() };
 let draw = { cardEl: null, seatName: String, render() {}, countdown: () => null };
 
 /** The main module's card drawing, seat names, countdowns and render, which the pieces here use. */
@@ -146,15 +146,17 @@ export function dismissSummary(view) {
  * takes a seat over; each of its later moves for someone else was a toast too, three at once covering the
  * levels and the seat across, while the seat's badge already said the bot plays it. */
 export function noteMoves(before, after) {
-  const lastBy = new Map((before ? tricksOf(before).flat() : []).map((m) => [m.seat, m.by]));
   for (const move of [...newReturns(before, after), ...newMoves(before, after)]) {
-    const tookOver = lastBy.get(move.seat) !== "away";
-    lastBy.set(move.seat, move.by);
-    if (!TOASTED.has(move.by) || (move.by === "away" && move.seat !== after.seat && !tookOver)) continue;
+    // the seats whose takeover was told, deal after deal, until their player acts or is back
+    const told = story.awayTold.has(move.seat);
+    if (move.by === "away") story.awayTold.add(move.seat);
+    else story.awayTold.delete(move.seat);
+    if (!TOASTED.has(move.by) || (move.by === "away" && move.seat !== after.seat && told)) continue;
     addToast({ move, me: after.seat });
   }
   for (const seat of backAtTheTable(before, after)) {
     // "Bo is away: the bot played …" stayed up after Bo was back: his return replaces it
+    story.awayTold.delete(seat);
     story.toasts = story.toasts.filter((x) => x.move.seat !== seat);
     addToast({ move: { seat, type: "back", by: "back" }, me: after.seat });
   }

@@ -317,6 +317,41 @@ def test_the_lobby_keeps_its_elements_as_a_banner_or_a_message_comes_and_goes(br
     page.close()
 
 
+def test_a_refused_join_far_down_a_phone_s_page_is_seen(browser, live_server):
+    """The lobby's message stands above the create form: a wrong code's refusal, far down a phone's page
+    at the join form, was drawn 196 px above the screen and nothing seemed to happen."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(live_server + "/")
+    page.wait_for_function("() => globalThis.guandan.conn.status === 'connected'")
+    page.fill("[data-testid=join-form] [data-testid=nickname]", "Bo")
+    page.fill("[data-testid=join-code]", "ZZZZZZ")
+    page.click("[data-testid=join]")
+    message = page.locator("[data-testid=message][data-code=room_not_found]")
+    message.wait_for()
+    box = message.bounding_box()
+    assert box["y"] >= -1 and box["y"] + box["height"] <= 845, box  # in sight (to the sub-pixel)
+    page.close()
+
+
+def test_a_toast_stays_under_a_result_sheet(browser, live_server):
+    """A toast (the bot took a seat over) sat on the deal result's title for its five seconds."""
+    page = browser.new_page(viewport={"width": 844, "height": 390})
+    start_with_bots(page, live_server, "Ann")
+    base = view_of(page)
+    result = {"deal": 1, "places": [1, 3, 0, 2], "winner_team": 1, "upgrade": 3, "level": 2, "level_team": 1,
+              "levels_before": [2, 2], "levels": [2, 5], "match_won": False, "reason": "the server's reason",
+              "a_failures": [0, 0], "adjustments": [0, 0]}
+    inject(page, {**base, "phase": "deal_over", "turn": None, "pending": [], "last_result": result})
+    page.evaluate("""() => { const g = globalThis.guandan;
+        g.story.toasts = [{move: {seat: 1, type: "pass", by: "away"}, me: 0}]; g.render(); }""")
+    toast = page.locator("[data-testid=toast]").bounding_box()
+    page.evaluate("() => { document.querySelector('[data-testid=toasts]').style.pointerEvents = 'auto'; }")
+    on_top = page.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('[data-testid=toasts]')",
+                           [toast["x"] + toast["width"] / 2, toast["y"] + toast["height"] / 2])
+    assert not on_top
+    page.close()
+
+
 def test_no_countdown_for_a_seat_our_bot_or_auto_play_acts_for(browser, live_server):
     """A dropped player's seat showed its whole turn timer (15 s) while our bot moved within a second."""
     page = browser.new_page(viewport=PHONE)

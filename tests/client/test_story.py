@@ -352,6 +352,7 @@ def test_the_dropout_bot_is_told_when_it_takes_a_seat_over_not_at_each_move(brow
     start_with_bots(page, live_server, "Ann")  # seat 0 leads: nothing moves until Ann does
     base = view_of(page)
     trick: list[dict[str, Any]] = []
+    lead = {"seat": 0, "type": "play", "kind": "single", "value": 3, "cards": [4], "by": "human"}
 
     def then(*moves: tuple[int, str], auto: list | None = None, keep: bool = False) -> list[tuple[int, str]]:
         """The server's next view with these passes added (and these auto marks); the toasts then up,
@@ -359,7 +360,6 @@ def test_the_dropout_bot_is_told_when_it_takes_a_seat_over_not_at_each_move(brow
         if not keep:
             page.evaluate("() => { globalThis.guandan.story.toasts = []; }")
         trick.extend({"seat": seat, "type": "pass", "by": by} for seat, by in moves)
-        lead = {"seat": 0, "type": "play", "kind": "single", "value": 3, "cards": [4], "by": "human"}
         page.evaluate("v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})",
                       {**base, "trick": [lead, *trick], "auto": auto or [None] * 4})
         toasts = page.evaluate("() => globalThis.guandan.story.toasts.map(x => [x.move.seat, x.move.by])")
@@ -375,6 +375,14 @@ def test_the_dropout_bot_is_told_when_it_takes_a_seat_over_not_at_each_move(brow
     assert then(auto=[None, "dropout", None, None], keep=True) == [(1, "away")]
     assert then(auto=[None, None, None, None], keep=True) == [(1, "back")]
     assert page.locator("[data-testid=toast][data-by=back]").inner_text().endswith("回来了，接回了自己的牌")
+    # a seat still away in the next deal is not told again (it was, at each deal's first bot move)
+    assert then((3, "away")) == [(3, "away")]
+    page.evaluate("() => { globalThis.guandan.story.toasts = []; }")
+    passes = [{"seat": 1, "type": "pass", "by": "human"}, {"seat": 3, "type": "pass", "by": "away"}]
+    for deal_2 in ([lead], [lead, *passes]):
+        page.evaluate("v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})",
+                      {**base, "deal": 2, "trick": deal_2, "auto": [None, None, None, "dropout"]})
+    assert page.evaluate("() => globalThis.guandan.story.toasts.map(x => x.move.seat)") == []
     page.close()
 
 
