@@ -16,12 +16,13 @@ import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, loadSeat, loadWatch, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
-import { cardWord, playLabel, tableMoves } from "./reading.js";
+import { playLabel, tableMoves } from "./reading.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 import {
   dismissSummary, historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story,
   storyHelpers, summaryPanel, toastLayer, toggleHistory,
 } from "./story.js";
+import { tributeBox } from "./tribute-box.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
 const TIMERS = [0, 10, 15, 20, 30, 60];
@@ -641,43 +642,6 @@ function levelsBar(view) {
     chip(1));
 }
 
-function tributeInfo(view) {
-  const tr = view.tribute;
-  if (!tr) return null;
-  if (view.phase !== "return" && (view.played || []).length > 0) return null;
-  const names = (seats) => seats.map(seatName).join(t("listSep"));
-  if (tr.refused) return h("div", { class: "tribute", "data-testid": "tribute" }, t("refused", { names: names(tr.givers || []) }));
-  return h("div", { class: "tribute", "data-testid": "tribute" },
-    h("div", { class: "tribute-title", text: tr.kind === "double" ? t("doubleTribute") : t("singleTribute") }),
-    (tr.gifts || []).map((g) => h("div", { class: "tribute-line" },
-      tributeWords("tributeLine", g, view.seat), " ", tributeCard(g.card, view.level))),
-    (tr.returns || []).map((g) => h("div", { class: "tribute-line" },
-      tributeWords("returnLine", g, view.seat), " ", tributeCard(g.card, view.level), moveMark(g))),
-    returnWait(view, names));
-}
-
-/** Who gives whom, with "you" for this seat (its own name read as if someone else had paid). */
-function tributeWords(key, { from, to }, me) {
-  return t(from === me ? `${key}Me` : key, { from: seatName(from), to: to === me ? t("you2") : seatName(to) });
-}
-
-/** A tribute's card, a joker named in words too (its sideways BIG/SMALL was unreadable at a phone's size). */
-function tributeCard(code, level) {
-  return [cardEl(code, level, { small: true }), code >= 52 ? h("span", { class: "card-word", text: cardWord(code) }) : null];
-}
-
-/** Who still owes a return, and the clock. The seat that owes one is told so in the message line
- * (which card, to whom): here it is not named to itself. */
-function returnWait(view, names) {
-  const pending = view.phase === "return" ? view.tribute.pending || [] : [];
-  if (!pending.length) return null;
-  const others = pending.filter((seat) => seat !== view.seat);
-  const clock = countdown(view.deadline, "countdown");
-  if (!others.length && !clock) return null;
-  return h("div", { class: "tribute-line waiting-line" },
-    others.length ? [t("waitReturn", { names: names(others) }), " "] : null, clock);
-}
-
 /** The lead passed from `from` (out of cards, its play unbeaten) to `to`: 接风 when they are partners. */
 function leadPassed(from, to, me) {
   const key = (teamOf(from) === teamOf(to) ? "takeover" : "leadPasses") + (to === me ? "Me" : "");
@@ -703,7 +667,7 @@ function centerBox(view) {
       h("div", { class: "top-label", "data-testid": "top-label" }, previous ? `${t("lastTrick")} · ` : null,
         h("strong", { text: seatName(top.seat) }), ` · ${playLabel(top)}`, moveMark(top)),
       playedCards(top, view.level, { big: true, testid: "top-cards" })) : null,
-    tributeInfo(view),
+    tributeBox(view, { seatName, cardEl, countdown }),
     turnLine);
 }
 
