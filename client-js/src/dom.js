@@ -59,8 +59,8 @@ export function morph(from, to) {
 
 /** The same kind of node in the same role: its classes and test id too (an unkeyed node's best match). */
 function alike(a, b) {
-  if (!sameKind(a, b) || a.nodeType !== 1) return sameKind(a, b);
-  return a.className === b.className && a.getAttribute("data-testid") === b.getAttribute("data-testid");
+  return sameKind(a, b) && (a.nodeType !== 1
+    || (a.className === b.className && a.getAttribute("data-testid") === b.getAttribute("data-testid")));
 }
 
 function keyOf(node) {

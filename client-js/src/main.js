@@ -117,6 +117,13 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
 function showMessage(text, kind = "info") {
   ui.message = text ? { text, kind } : null;
   render();
+  if (kind === "error") revealLobbyMessage(); // not a flash ("copied"): the page would jump to it
+}
+
+/** Off the table the message stands above the forms: one said to a Join far down a phone's page (a wrong
+ * code, a name already seated, no nickname) was drawn above the screen, unseen. */
+function revealLobbyMessage() {
+  if (!tableView()) document.querySelector("[data-testid=message]")?.scrollIntoView({ block: "nearest" });
 }
 
 function messageText(message) {
@@ -130,8 +137,7 @@ function errorText(err) {
 function showError(err) {
   ui.message = { text: () => errorText(err), kind: "error", code: err?.code };
   render();
-  // off the table the message stands above the forms: a refused Join far down a phone's page was unseen
-  if (!tableView()) document.querySelector("[data-testid=message]")?.scrollIntoView({ block: "nearest" });
+  revealLobbyMessage();
 }
 
 async function act(message) {

@@ -35,14 +35,19 @@ export function saveSeat(code, seat, token) {
   localStorage.setItem("guandan:last-room", code);
 }
 
-/** A spectator's nickname in a room, so a reload watches again (its link's Join would take a seat). */
+/** Where a spectator's nickname in a room is kept, so a reload watches again (its link's Join would take
+ * a seat). */
+function watchKey(code) {
+  return `guandan:watch:${code}`;
+}
+
 export function loadWatch(code) {
-  return localStorage.getItem(`guandan:watch:${code}`);
+  return localStorage.getItem(watchKey(code));
 }
 
 export function forgetSeat(code) {
   localStorage.removeItem(tokenKey(code));
-  localStorage.removeItem(`guandan:watch:${code}`);
+  localStorage.removeItem(watchKey(code));
   localStorage.removeItem(`guandan:ai:${code}`);
   if (localStorage.getItem("guandan:last-room") === code) localStorage.removeItem("guandan:last-room");
 }
@@ -269,7 +274,7 @@ export class Connection {
   adoptSeat(code, seat, token, watch = null) {
     this.room = { code, seat, token, watch };
     if (token) saveSeat(code, seat, token);
-    else if (watch) localStorage.setItem(`guandan:watch:${code}`, watch);
+    else if (watch) localStorage.setItem(watchKey(code), watch);
   }
 
   leaveRoom() {

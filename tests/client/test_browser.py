@@ -323,13 +323,19 @@ def test_a_refused_join_far_down_a_phone_s_page_is_seen(browser, live_server):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(live_server + "/")
     page.wait_for_function("() => globalThis.guandan.conn.status === 'connected'")
+
+    def in_sight(selector: str) -> None:
+        box = page.locator(selector).bounding_box()
+        assert box["y"] >= -1 and box["y"] + box["height"] <= 845, (selector, box)  # to the sub-pixel
+
+    page.click("[data-testid=join]")  # no nickname yet: the client's own refusal
+    page.wait_for_selector("[data-testid=message].error")
+    in_sight("[data-testid=message]")
     page.fill("[data-testid=join-form] [data-testid=nickname]", "Bo")
     page.fill("[data-testid=join-code]", "ZZZZZZ")
-    page.click("[data-testid=join]")
-    message = page.locator("[data-testid=message][data-code=room_not_found]")
-    message.wait_for()
-    box = message.bounding_box()
-    assert box["y"] >= -1 and box["y"] + box["height"] <= 845, box  # in sight (to the sub-pixel)
+    page.click("[data-testid=join]")  # the server's
+    page.wait_for_selector("[data-testid=message][data-code=room_not_found]")
+    in_sight("[data-testid=message]")
     page.close()
 
 
