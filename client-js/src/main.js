@@ -22,7 +22,7 @@ import {
   dismissSummary, historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story,
   storyHelpers, summaryPanel, toastLayer, toggleHistory,
 } from "./story.js";
-import { tributeBox } from "./tribute-box.js";
+import { receivedCard, tributeBox } from "./tribute-box.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
 const TIMERS = [0, 10, 15, 20, 30, 60];
@@ -422,13 +422,14 @@ function cardEl(code, level, opts = {}) {
   const name = f.joker ? (code === 53 ? (currentLang() === "en" ? "big joker" : "大王") : (currentLang() === "en" ? "small joker" : "小王"))
     : `${f.symbol}${f.rank}`;
   const label = name + (wild ? ` (${t("wild")})` : levelCard ? ` (${t("level")})` : "") + (opts.eligible ? ` (${t("canReturn")})` : "")
-    + (opts.received ? ` (${t("received")})` : "");
+    + (opts.received ? ` (${t(opts.received === "return" ? "receivedBack" : "received")})` : "");
   const inner = [
     h("span", { class: `rank ${f.rank === "10" ? "ten" : ""}`, text: f.joker ? t(code === 53 ? "bigJoker" : "smallJoker") : f.rank }),
     h("span", { class: "suit", text: f.symbol }),
     wild ? h("span", { class: "mark", text: t("wildShort") }) : levelCard ? h("span", { class: "mark", text: t("levelShort") }) : null,
     // a ring marks it; the chip only where it hides no wild or level mark
-    opts.received && !wild && !levelCard ? h("span", { class: "got", text: t("receivedShort") }) : null,
+    opts.received && !wild && !levelCard
+      ? h("span", { class: "got", text: t(opts.received === "return" ? "receivedBackShort" : "receivedShort") }) : null,
   ];
   if (opts.onclick) {
     // one Tab stop for the whole hand (the arrow keys move between its cards), not 27 before Play
@@ -752,13 +753,13 @@ function handArea(view) {
   }
   // the hand's one Tab stop: the card last focused while it is still held, else the first
   const stop = groups.some((g) => g.some(({ key }) => key === ui.handFocus)) ? ui.handFocus : groups[0][0].key;
-  // the tribute card just received stands out while returns are made (one copy of it, as the apps do)
-  const gift = view.phase === "return" ? (view.tribute?.gifts || []).find((g) => g.to === me)?.card : undefined;
-  const giftKey = gift === undefined ? null : groups.flat().find(({ card }) => card === gift)?.key ?? null;
+  // the card just received (tribute, or a payer's return) stands out: one copy of it, as the apps do
+  const got = receivedCard(view);
+  const giftKey = got ? groups.flat().find(({ card }) => card === got.card)?.key ?? null : null;
   return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
     groups.map((g) => h("span", { class: "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
       key, tabStop: key === stop, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
-      received: key === giftKey, onclick: () => toggleCard(view, key),
+      received: key === giftKey ? got.kind : null, onclick: () => toggleCard(view, key),
     })))));
 }
 

@@ -37,3 +37,21 @@ function returnWait(view, names, countdown) {
   return h("div", { class: "tribute-line waiting-line" },
     others.length ? [t("waitReturn", { names: names(others) }), " "] : null, clock);
 }
+
+/**
+ * The tribute card this seat was just handed and still holds unplayed, with what it was: the tribute
+ * received ("gift", while returns are made and until this seat's first play) or the card returned to
+ * a payer ("return", until its first play: the box that told it goes at the deal's first play, at
+ * once when a bot leads). Null when there is none.
+ */
+export function receivedCard(view) {
+  const tr = view.tribute;
+  const me = view.seat;
+  if (!tr || tr.refused || me === null || me === undefined) return null;
+  const unplayed = view.phase === "return" || (view.phase === "play" && (view.counts || [])[me] === 27);
+  if (!unplayed) return null;
+  const gift = (tr.gifts || []).find((g) => g.to === me);
+  if (gift) return { card: gift.card, kind: "gift" };
+  const back = view.phase === "play" ? (tr.returns || []).find((g) => g.to === me) : undefined;
+  return back ? { card: back.card, kind: "return" } : null;
+}

@@ -646,6 +646,22 @@ def test_return_phase_and_match_won_render_from_the_view(browser, live_server):
     assert received.get_attribute("aria-label").endswith("(刚收到的贡牌)")
     assert page.locator("[data-testid=tribute]").is_visible()
     assert "还" in page.locator("[data-testid=message]").inner_text()
+    # the payer's card back is marked until its first play (the box that told it goes at the first
+    # play of the deal, at once when a bot leads: the payer never saw it)
+    back = next(c for c in hand if c < 52 and c != gift)
+    led = next(c for c in range(54) if c not in hand)  # seat 1's lead, after which the box is gone
+    paid = {"kind": "single", "givers": [0], "gifts": [{"from": 0, "to": 3, "card": gift}], "refused": False,
+            "returns": [{"from": 3, "to": 0, "card": back}], "pending": [], "leader": 0}
+    inject(page, {**base, "phase": "play", "turn": 1, "played": [led], "tribute": paid,
+                  "counts": [27, 26, 27, 27]})
+    page.wait_for_selector("[data-testid=hand] .card.received")
+    assert page.locator("[data-testid=tribute]").count() == 0
+    received = page.locator("[data-testid=hand] .card.received")
+    assert received.count() == 1 and received.get_attribute("data-card") == str(back)
+    assert received.get_attribute("aria-label").endswith("(刚还回来的牌)")
+    inject(page, {**base, "phase": "play", "turn": 1, "played": [led, back], "tribute": paid,
+                  "counts": [26, 26, 27, 27]})
+    page.wait_for_function("() => !document.querySelector('[data-testid=hand] .card.received')")
     result = {"deal": 9, "places": [0, 2, 1, 3], "winner_team": 0, "upgrade": 3, "level": 14, "level_team": 0,
               "levels_before": [14, 9], "levels": [14, 9], "match_won": True, "reason": "the server's reason",
               "a_failures": [0, 0], "adjustments": [0, 0]}
