@@ -615,7 +615,10 @@ function seatBox(view, seat, position) {
       !auto && connected === false && seat !== view.seat && ["human", "ai"].includes(kind)
         ? h("span", { class: "badge offline", "data-testid": `offline-${seat}` }, t("offlineWait"),
           // how long the table waits before our bot plays for them
-          view.takeover?.[seat] ? h("span", { class: "nowrap" }, " · ", countdown(view.takeover[seat], `takeover-${seat}`)) : null)
+          // the line may break before the separator, never after it ("waiting · 12 s" ran out of a side seat)
+          view.takeover?.[seat]
+            ? [" ", h("span", { class: "nowrap" }, h("span", { class: "sep", text: "· " }), countdown(view.takeover[seat], `takeover-${seat}`))]
+            : null)
         : null,
       auto ? null : countdown(view.deadlines?.[seat], `countdown-${seat}`)), // our bot or auto-play acts first
     h("div", { class: `last-play ${previous ? "previous" : ""}` },

@@ -383,7 +383,8 @@ def test_a_dropped_player_s_seat_says_how_long_until_the_bot_plays(browser, live
         g.ui.presence = {...g.ui.presence, connected: [true, false, true, true]}; }""")
     inject(page, {**base, "takeover": [None, time.time() + 12, None, None]})
     badge = page.locator("[data-testid=offline-1]")
-    assert re.fullmatch(r"掉线中 · 1[012]秒", badge.inner_text()), badge.inner_text()
+    # a side seat: the clock on a line of its own in a narrow seat, without the separator
+    assert re.fullmatch(r"掉线中\s+1[012]秒", badge.inner_text()), badge.inner_text()
     inject(page, {**base, "takeover": [None] * 4})  # a server before it said when: the words alone
     assert badge.inner_text() == "掉线中"
     page.close()
@@ -602,22 +603,30 @@ def inject(page, view: dict) -> None:
                        g.conn.state = g.ui.state; g.render(); }""", view)
 
 
-def test_a_side_seat_s_longest_labels_stay_inside_it_on_a_phone(browser, live_server):
-    """'dropped · bot plays' ran 48 px out of a side seat at 390 px: the badges wrap there."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+@pytest.mark.parametrize("size", [(390, 844), (320, 568)])
+def test_a_side_seat_s_longest_labels_stay_inside_it_on_a_phone(browser, live_server, size):
+    """'dropped · bot plays' ran 48 px out of a side seat at 390 px, and 'dropped · waiting · 12 s' up to
+    46 px (at every phone size, in both languages): the badges wrap there, the clock on a line of its own."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
     page = ctx.new_page()
     start_with_bots(page, live_server, "Ann")
     base = view_of(page)
-    for auto in ("dropout", "left"):
-        inject(page, {**base, "auto": [None, auto, None, auto]})
+    page.evaluate("""() => { const g = globalThis.guandan;
+        for (const s of [1, 3]) g.ui.room.seats[s] = {...g.ui.room.seats[s], kind: "human", nickname: "Bo"};
+        g.ui.presence = {...g.ui.presence, connected: [true, false, true, false]}; }""")
+    soon = time.time() + 12
+    for auto in ("dropout", "left", None):
+        inject(page, {**base, "auto": [None, auto, None, auto], "takeover": [None, soon, None, soon]})
         for seat in (1, 3):
-            page.wait_for_selector(f"[data-testid=auto-{seat}][data-auto={auto}]")
+            badge = f"[data-testid=auto-{seat}]" if auto else f"[data-testid=offline-{seat}]"
+            page.wait_for_selector(badge)
             inner = page.evaluate(f"""() => {{
                 const box = document.querySelector('[data-testid=table-seat-{seat}]').getBoundingClientRect();
-                const badge = document.querySelector('[data-testid=auto-{seat}]').getBoundingClientRect();
+                const badge = document.querySelector('{badge}').getBoundingClientRect();
                 return [box.left, box.right, badge.left, badge.right]; }}""")
             assert inner[0] <= inner[2] and inner[3] <= inner[1], (auto, seat, inner)
+    assert page.locator("[data-testid=takeover-1]").is_visible()
     ctx.close()
 
 
