@@ -13,7 +13,9 @@ A room's ``live`` part (see rooms.py) holds what the plan needs besides the game
 - ``left[seat]``: the player pressed Leave mid-match (away at once, no grace period); rooms stored before
   it have no ``left`` (``left_marks``);
 - ``deadlines[seat]``: the turn timer's deadline (unix time) of a seat that owes an action, or None;
-- ``ready[seat]``: the seat pressed "next deal" / "rematch" at this result (the ready check, ready.py).
+- ``ready[seat]``: the seat pressed "next deal" / "rematch" at this result (the ready check, ready.py);
+- ``timeouts[seat]``: turn timers in a row that ran out on a connected player (``timed_out``); rooms
+  stored before it have none.
 
 A table whose people have all left (no person and no external AI connected) waits for them: nothing
 but the grace periods runs out there, so an empty table costs nothing, and when one of them comes back
@@ -34,6 +36,10 @@ AUTO_INTERVALS = (0.3, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0)
 DEFAULT_GRACE = 15.0
 DEFAULT_AI_TIMEOUT = 10.0
 DEFAULT_RETURN_TIMER = 20.0
+#: turn timers in a row that put a connected player on auto-play (超时托管, as the apps do): a player who
+#: walked away from an open tab held the whole table up for a full timer at each of their turns
+TIMEOUTS_TO_AUTOPLAY = 2
+TIMEOUT_AUTOPLAY_INTERVAL = 1.0
 
 # Why a step happens; every step but GRACE is an action taken by our bot for the seat.
 BOT = "bot"  # a bot seat
@@ -57,7 +63,7 @@ class Step:
 
 def new_live(now: float) -> dict[str, Any]:
     return {"changed": now, "autoplay": [None] * 4, "gone": [None] * 4, "away": [False] * 4,
-            "left": [False] * 4, "deadlines": [None] * 4, "ready": [False] * 4}
+            "left": [False] * 4, "deadlines": [None] * 4, "ready": [False] * 4, "timeouts": [0] * 4}
 
 
 def left_marks(live: dict[str, Any]) -> list[bool]:
@@ -93,6 +99,29 @@ def controller(room: dict[str, Any], seat: int) -> str | None:
     if live["autoplay"][seat] is not None:
         return AUTOPLAY
     return None
+
+
+def timed_out(room: dict[str, Any], seat: int) -> bool:
+    """The turn timer ran out on ``seat`` (its bot step is taken): count it, and put the seat on auto-play
+    at the ``TIMEOUTS_TO_AUTOPLAY``-th in a row (True then). A dropped player's timeouts are not counted:
+    the grace period and the takeover deal with an absence, and the seat is theirs again on return."""
+    live = room["live"]
+    if live["gone"][seat] is not None or live["autoplay"][seat] is not None:
+        return False
+    counts = live.setdefault("timeouts", [0] * 4)
+    counts[seat] += 1
+    if counts[seat] < TIMEOUTS_TO_AUTOPLAY:
+        return False
+    counts[seat] = 0
+    live["autoplay"][seat] = TIMEOUT_AUTOPLAY_INTERVAL
+    return True
+
+
+def acted(room: dict[str, Any], seat: int) -> None:
+    """The player acted (or turned auto-play on or off) themselves: the next timeout is the first again."""
+    counts = room["live"].get("timeouts")
+    if counts:
+        counts[seat] = 0
 
 
 def auto_marks(room: dict[str, Any]) -> list[str | None]:
@@ -239,7 +268,8 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 __all__ = [
     "Step", "plan", "stamp", "new_live", "left_marks", "taken_over", "unattended", "resume", "controller",
-    "auto_marks", "takeover_times",
-    "AUTO_INTERVALS", "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",
+    "auto_marks", "takeover_times", "timed_out", "acted",
+    "TIMEOUTS_TO_AUTOPLAY", "TIMEOUT_AUTOPLAY_INTERVAL", "AUTO_INTERVALS",
+    "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",
     "DEFAULT_GRACE", "DEFAULT_AI_TIMEOUT", "DEFAULT_RETURN_TIMER",
 ]

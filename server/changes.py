@@ -66,6 +66,8 @@ def game_action(room: Room, seat: int, action: dict[str, Any], by: str, game: Ga
         log.info("%s code=%s deal=%s result=%s", game.phase.replace("_", " "), room["code"], game.deal,
                  game.last_result)
     logged = game.actions[-1][1]  # the engine's normalized action (interpretation named)
+    if by == "human":
+        ap.acted(room, seat)
     story.record(room, game, seat, logged, by)
     return Change({"kind": "game", "seat": seat, "action": logged, "by": by}, {"events": events}, game)
 
@@ -195,6 +197,7 @@ def set_autoplay(room: Room, seat: int, interval: float | None) -> Change:
     if room["status"] != "playing":
         raise ChangeError("not_started", "auto-play is for a game under way")
     room["live"]["autoplay"][seat] = interval
+    ap.acted(room, seat)
     return Change({"kind": "live", "type": "autoplay", "seat": seat, "interval": interval},
                   {"autoplay": interval}, None)
 
@@ -239,7 +242,12 @@ def take_step(room: Room, step: ap.Step, connected: bool, now: float,
         return game_action(room, seat, {"type": "next_deal"}, step.why, game)
     if step.why == ap.REMATCH:
         return rematch(room, new_seed(), now)
-    return bot_action(room, game, seat, step.why, decided)
+    change = bot_action(room, game, seat, step.why, decided)
+    if step.why == ap.TIMER and ap.timed_out(room, seat):
+        log.info("seat on auto-play after %d timeouts in a row code=%s seat=%d", ap.TIMEOUTS_TO_AUTOPLAY,
+                 room["code"], seat)
+        change.record["autoplay"] = room["live"]["autoplay"][seat]
+    return change
 
 
 def _bot_seed(room: Room, game: Game, seat: int) -> str:

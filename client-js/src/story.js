@@ -146,7 +146,8 @@ export function dismissSummary(view) {
  * takes a seat over; each of its later moves for someone else was a toast too, three at once covering the
  * levels and the seat across, while the seat's badge already said the bot plays it. */
 export function noteMoves(before, after) {
-  for (const move of [...newReturns(before, after), ...newMoves(before, after)]) {
+  const moves = [...newReturns(before, after), ...newMoves(before, after)];
+  for (const move of moves) {
     // the seats whose takeover was told, deal after deal, until their player acts or is back
     const told = story.awayTold.has(move.seat);
     if (move.by === "away") story.awayTold.add(move.seat);
@@ -159,6 +160,11 @@ export function noteMoves(before, after) {
     story.awayTold.delete(seat);
     story.toasts = story.toasts.filter((x) => x.move.seat !== seat);
     addToast({ move: { seat, type: "back", by: "back" }, me: after.seat });
+  }
+  // the server put this seat on auto-play: its turn timer ran out twice in a row (超时托管)
+  const mine = after?.seat;
+  if (before?.autoplay == null && after?.autoplay != null && moves.some((m) => m.seat === mine && m.by === "timer")) {
+    addToast({ move: { seat: mine, type: "autoOn", by: "timer" }, me: mine });
   }
 }
 
@@ -188,6 +194,7 @@ const TOAST_OF = { pass: "Pass", return: "Return", play: "" };
 
 function toastText({ move, me }) {
   if (move.type === "back") return t("toastBack", { name: draw.seatName(move.seat) });
+  if (move.type === "autoOn") return t("toastAutoOn");
   const mine = move.seat === me;
   const key = (move.by === "timer" ? "toastTimer" : "toastAway") + (mine ? "Me" : "") + TOAST_OF[move.type];
   const card = move.type === "return" ? cardWord(move.card) : null;

@@ -308,6 +308,15 @@ def test_a_timer_play_is_told_to_the_player_at_the_table(browser, live_server):
     assert timed.locator("[data-testid=by-mark]").inner_text() == "超时代打"
     # she was at the table: no summary to come back to
     assert page.locator("[data-testid=in-your-name]").count() == 0
+    page.keyboard.press("Escape")  # the history drawer closes
+    page.locator("[data-testid=history]").wait_for(state="detached")
+    # her second timeout in a row puts her on auto-play, and she is told how to take her cards back
+    auto = page.locator("[data-testid=toast][data-type=autoOn]")
+    auto.wait_for(timeout=20_000)
+    assert "连续两次超时" in auto.inner_text() and "取消托管" in auto.inner_text()
+    assert page.locator("[data-testid=auto-toggle]").is_checked()
+    page.locator("[data-testid=auto-toggle]").uncheck()
+    page.wait_for_function("() => globalThis.guandan.ui.state.view.autoplay === null")
     ctx.close()
 
 

@@ -190,3 +190,30 @@ def test_a_table_goes_on_while_someone_is_connected() -> None:
     bots = room_with(["bot", "bot", "bot", "bot"], game)
     assert not ap.unattended(bots)  # no people to wait for
     assert ap.plan(bots, game) == ap.Step(T0 + 1.0, 0, ap.BOT)
+
+
+def test_the_second_timeout_in_a_row_puts_a_connected_player_on_auto_play() -> None:
+    from server import changes
+    from server.rooms import save_game
+
+    game = Game.new(1)  # seat 0 leads
+    room = room_with(["human", "bot", "human", "bot"], game, turn_timer=20.0)
+    assert not ap.timed_out(room, 0) and room["live"]["autoplay"][0] is None
+    assert ap.timed_out(room, 0) and room["live"]["autoplay"][0] == ap.TIMEOUT_AUTOPLAY_INTERVAL
+    assert ap.auto_marks(room)[0] == "player" and room["live"]["timeouts"][0] == 0
+    assert not ap.timed_out(room, 0)  # already on auto-play: nothing to count
+    # a move of the player's own in between: the next timeout is the first again
+    room["live"]["autoplay"][0] = None
+    assert not ap.timed_out(room, 0) and room["live"]["timeouts"][0] == 1
+    save_game(room, game)
+    changes.game_action(room, 0, game.legal_actions(0)[0], "human")
+    assert room["live"]["timeouts"][0] == 0 and not ap.timed_out(room, 0)
+    # and so is turning auto-play on or off
+    changes.set_autoplay(room, 0, None)
+    assert room["live"]["timeouts"][0] == 0
+    # a dropped player's timeouts are the grace period's business (the seat is theirs again on return)
+    room["live"]["gone"][0] = T0
+    assert not ap.timed_out(room, 0) and not ap.timed_out(room, 0) and room["live"]["autoplay"][0] is None
+    del room["live"]["timeouts"]  # a room stored before timeouts were counted
+    ap.acted(room, 2)
+    assert not ap.timed_out(room, 2) and room["live"]["timeouts"] == [0, 0, 1, 0]

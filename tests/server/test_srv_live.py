@@ -106,6 +106,34 @@ async def test_a_turn_timer_expiry_makes_the_bot_act(server, aredis):
     await host.close()
 
 
+async def test_two_timeouts_in_a_row_put_a_player_on_auto_play_until_they_turn_it_off(server, aredis):
+    """A player who walked away from an open tab held the table up a full timer at each turn: at the
+    second timeout in a row the seat goes on auto-play (超时托管), told in the log and the view."""
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=5, turn_timer=0.3)
+    host = clients[0]
+    first, second = (await until_records(store, code, "timer", 2))[:2]  # the host never acts
+    assert "autoplay" not in first and second["autoplay"] == 1.0
+    await host.wait(lambda: host.view["autoplay"] == 1.0 and host.view["auto"][0] == "player")
+    await until_records(store, code, "autoplay", 1)
+    assert len(await records_by(store, code, "timer")) == 2  # auto-play plays on, not the timer
+    # turned off: the count starts again, and one timeout is not two
+    await host.request({"type": "auto", "on": False})
+    await host.wait(lambda: host.view["autoplay"] is None)
+    third = (await until_records(store, code, "timer", 3))[2]
+    assert "autoplay" not in third
+    await host.close()
+
+
+async def until_records(store: Store, code: str, by: str, n: int) -> list[dict]:
+    for _ in range(500):
+        found = await records_by(store, code, by)
+        if len(found) >= n:
+            return found
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"fewer than {n} moves by {by}")
+
+
 async def test_auto_play_keeps_its_interval_and_stops_when_turned_off(server, aredis):
     store = Store(aredis)
     code, clients, _ = await seated_room(server.url, humans=1, bots=[1, 2, 3], seed=8)
