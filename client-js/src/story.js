@@ -118,9 +118,10 @@ export function summaryPanel(view) {
       "data-testid": "in-your-name" },
       h("h2", { id: "summary-title", text: t("inYourName") }),
       h("p", { text: t("inYourNameLine", { n: box.n }) }),
-      h("ol", { class: "moves" }, box.moves.map((m) => h("li", { class: `move ${m.type}`, "data-testid": "summary-move",
+      h("ol", { class: "moves" }, box.moves.map((m, i) => h("li", { class: `move ${m.type}`, "data-testid": "summary-move",
         "data-type": m.type, "data-by": m.by, "data-deal": m.deal, "data-cards": (m.cards || [m.card]).join(",") },
-        h("span", { class: "who", text: t("deal", { n: m.deal }) }),
+        // the deal named where it begins ("Deal 1" on every row read as a list of deals)
+        h("span", { class: "who", text: i && box.moves[i - 1].deal === m.deal ? "" : t("deal", { n: m.deal }) }),
         h("span", { class: "what", text: m.type === "return"
           ? t("returned", { card: cardWord(m.card), name: draw.seatName(m.to) }) : playLabel(m) }),
         moveMark(m, true),

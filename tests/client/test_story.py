@@ -328,9 +328,9 @@ def test_the_summary_of_moves_in_your_name_closes_as_the_other_sheets_do(browser
     page = ctx.new_page()
     start_with_bots(page, live_server, "Bo")
     base = view_of(page)
-    moves = [{"seat": 0, "type": "pass", "by": "away", "deal": 1} if i % 2 else
-             {"seat": 0, "type": "play", "kind": "single", "value": 5, "cards": [12], "by": "away", "deal": 1}
-             for i in range(12)]
+    moves = [{"seat": 0, "type": "pass", "by": "away", "deal": 1 + i // 10} if i % 2 else
+             {"seat": 0, "type": "play", "kind": "single", "value": 5, "cards": [12], "by": "away",
+              "deal": 1 + i // 10} for i in range(12)]
     deadline = time.time() + 20
     for n, close in ((12, "button"), (13, "escape"), (14, "beside")):
         # Bo's turn, on a 20 s clock, as he comes back: the summary says so by its button
@@ -338,6 +338,9 @@ def test_the_summary_of_moves_in_your_name_closes_as_the_other_sheets_do(browser
                       "deadlines": [deadline, None, None, None], "deadline": deadline})
         ok = page.locator("[data-testid=in-your-name-ok]")
         ok.wait_for()
+        # each deal named once, where its moves begin
+        deals = page.locator("[data-testid=summary-move] .who").all_inner_texts()
+        assert deals == ["第 1 局"] + [""] * 9 + ["第 2 局", ""], deals
         box = ok.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (box, size)
         turn = page.locator("[data-testid=summary-your-turn]")
