@@ -51,7 +51,7 @@ const WORDS = {
       duplicate_id: () => "这个请求已经处理过了",
       hello_required: () => "还没连上服务器，请刷新页面",
       protocol_mismatch: (f) => (f.server ? `页面版本（${f.client}）和服务器（${f.server}）不一致，请刷新页面` : "页面版本和服务器不一致，请刷新页面"),
-      room_not_found: () => "没有这个房间：房间号不对，或房间已过期",
+      room_not_found: (f) => (f.code ? `没有房间 ${f.code}：房间号不对，或房间已过期` : "没有这个房间：房间号不对，或房间已过期"),
       bad_token: () => "这个座位凭证已失效，回不到原来的座位",
       nickname_taken: (f) => `${f.nickname ?? "这个昵称"}已经在这个房间有座位了：请在当初入座的浏览器里打开游戏，或换一个昵称`,
       seat_taken: (f, w) => (f.seat != null ? `${w.seatName(f.seat)}已经有人了` : "这个座位已经有人了"),

@@ -7,7 +7,9 @@ import { REFUSAL_CODES, cardText, refusalText } from "../src/refusals.js";
 const code = (rank, suit) => (rank - 2) * 4 + "SHCD".indexOf(suit);
 const ENGINE_CARD = /(?<![A-Za-z])([SHCD][2-9TJQKA]|SB|HR)(?![A-Za-z0-9])/;
 // Latin letters in the Chinese page: only rank letters (QQQ66, 10 J Q K A) and "AI" are words we use
-const latinWords = (text) => (text.match(/[A-Za-z]+/g) || []).filter((w) => !/^([JQKA]+|AI)$/.test(w));
+// rank letters (QQQ66), "AI" and a room's code (the one typed: K7WQ3M) are ours to show in Chinese
+const latinWords = (text) => (text.match(/[A-Za-z0-9]+/g) || [])
+  .filter((w) => /[A-Za-z]/.test(w) && !/^([JQKA0-9]+|AI|[A-Z0-9]{6})$/.test(w));
 
 async function documentedCodes() {
   const doc = await readFile(new URL("../../docs/protocol.md", import.meta.url), "utf8");

@@ -30,8 +30,11 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def latin_words(text: str) -> list[str]:
-    """Latin words in a Chinese text; rank letters (QQQ66, 10 J Q K A) and "AI" are ours to show."""
-    return [w for w in re.findall(r"[A-Za-z]+", text) if not re.fullmatch(r"[JQKA]+|AI", w)]
+    """Latin words in a Chinese text; rank letters (QQQ66, 10 J Q K A), "AI" and a room's code (ZZZZZZ, the
+    one the player typed) are ours to show."""
+    words = re.findall(r"[A-Za-z0-9]+", text)
+    ours = r"[JQKA0-9]+|AI|[A-Z0-9]{6}"
+    return [w for w in words if re.search("[A-Za-z]", w) and not re.fullmatch(ours, w)]
 
 
 def documented_codes() -> set[str]:
@@ -179,7 +182,8 @@ def test_every_refusal_is_worded_in_both_languages(browser, live_server):
 
     r.check("duplicate_id", twice)
     r.check("already_seated", lambda: raw({"type": "join", "code": code, "nickname": "x"}))
-    r.check("room_not_found", lambda: raw({"type": "resume", "code": "ZZZZZZ", "token": "x"}))
+    wrong = r.check("room_not_found", lambda: raw({"type": "resume", "code": "ZZZZZZ", "token": "x"}))
+    assert "ZZZZZZ" in wrong
     r.check("bad_token", lambda: raw({"type": "resume", "code": code, "token": "not-the-token"}))
     r.check("already_started", lambda: raw({"type": "add_bot", "seat": 1}))
     r.check("match_not_over", lambda: raw({"type": "new_match"}))
