@@ -13,6 +13,7 @@ import { refusalText } from "./refusals.js";
 import { matchRecord, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
+import { groupSelected, loadGroups, saveGroups, withGroups } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, loadSeat, loadWatch, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
@@ -56,6 +57,7 @@ const ui = {
   leaveAsked: false, // Leave pressed mid-match: the question over the table
   resultFocused: null, // the result ("deal:phase") whose button took the focus when it came up
   handFocus: null, // the hand card last focused: the hand's Tab stop
+  groups: null, // { room, deal, list }: the player's own groups of cards (理牌, hand-groups.js)
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
   hint: null, // { version, skip }: Suggest pressed again at the same moment asks for the next other play
@@ -441,8 +443,26 @@ function cardEl(code, level, opts = {}) {
 
 // ------------------------------------------------------------------ table
 
+/** The hand as drawn: the player's own groups (理牌) first, the rest sorted as chosen. */
 function handGroups(view) {
-  return arrange(view.hand || [], view.level, ui.sortMode);
+  return withGroups(arrange(view.hand || [], view.level, ui.sortMode), ownGroups(view));
+}
+
+function ownGroups(view) {
+  const room = conn.room?.code;
+  if (ui.groups?.room !== room || ui.groups?.deal !== view.deal) {
+    ui.groups = { room, deal: view.deal, list: loadGroups(store, room, view.deal) };
+  }
+  return ui.groups.list;
+}
+
+/** 理牌: the picked cards make a group of their own (or, picked as one group, go back in the hand). */
+function groupPicked(view) {
+  if (!ui.selected.size) return;
+  ui.groups.list = groupSelected(handGroups(view), ui.selected);
+  saveGroups(store, ui.groups.room, ui.groups.deal, ui.groups.list);
+  ui.selected.clear();
+  render();
 }
 
 function selectedCards(view) {
@@ -760,7 +780,7 @@ function handArea(view) {
   const got = receivedCard(view);
   const giftKey = got ? groups.flat().find(({ card }) => card === got.card)?.key ?? null : null;
   return h("div", { class: `hand ${returning ? "returning" : ""}`, "data-testid": "hand", role: "group", "aria-label": t("yourHand") },
-    groups.map((g) => h("span", { class: "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
+    groups.map((g) => h("span", { class: g.manual ? "group manual" : "group" }, g.map(({ card, key }) => cardEl(card, view.level, {
       key, tabStop: key === stop, selected: ui.selected.has(key), eligible: returning && eligible.has(card), dim: returning && !eligible.has(card),
       received: key === giftKey ? got.kind : null, onclick: () => toggleCard(view, key),
     })))));
@@ -771,7 +791,10 @@ function actionBar(view) {
   if (me === null || me === undefined) return null;
   const returning = owesReturn(view);
   const mine = myTurn(view);
-  const sortLabel = `${t("sort")}·${t(SORT_LABEL[ui.sortMode])}`;
+  // with cards picked the sort button groups them (理牌, as in the apps); else it cycles the sort
+  const grouping = ui.selected.size > 0 && !returning;
+  const undo = grouping && handGroups(view).some((g) => g.manual && g.length === ui.selected.size && g.every((c) => ui.selected.has(c.key)));
+  const [sortMain, sortSub] = grouping ? [t("group"), t(undo ? "groupUndo" : "groupMake")] : [t("sort"), t(SORT_LABEL[ui.sortMode])];
   return h("div", { class: "actions" },
     ui.readings && mine ? readingsBar() : null,
     h("div", { class: "row center" },
@@ -781,8 +804,9 @@ function actionBar(view) {
           h("button", { "data-testid": "pass", disabled: !mine || !view.top, onclick: pass }, t("pass"))],
       h("button", { "data-testid": "suggest", disabled: !(mine || returning), onclick: () => suggest(view) }, t("suggest")),
       // two spans: on a narrow phone they stack, so the four buttons keep to one row
-      h("button", { class: "sort", "data-testid": "sort", onclick: cycleSort, "aria-label": sortLabel },
-        h("span", { text: t("sort") }), h("span", { class: "sort-mode", text: t(SORT_LABEL[ui.sortMode]) }))),
+      h("button", { class: "sort", "data-testid": "sort", "data-does": grouping ? "group" : "sort",
+        onclick: grouping ? () => groupPicked(view) : cycleSort, "aria-label": `${sortMain}·${sortSub}` },
+        h("span", { text: sortMain }), h("span", { class: "sort-mode", text: sortSub }))),
     h("div", { class: "row center" }, autoControls(view), storyControls()),
     h("p", { class: "shortcuts", text: t("shortcuts") }));
 }
@@ -1011,6 +1035,9 @@ document.addEventListener("keydown", (e) => {
       return;
     case "r":
       cycleSort();
+      return;
+    case "g":
+      if (!owesReturn(view)) groupPicked(view);
       return;
     case "a":
       setAuto(view.autoplay === null || view.autoplay === undefined);

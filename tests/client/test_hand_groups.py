@@ -1,0 +1,86 @@
+"""理牌: the player's own groups of cards in the hand (client-js/src/hand-groups.js), in real Chromium."""
+
+from __future__ import annotations
+
+import time
+
+from test_browser import PHONE, can_act, start_with_bots, take_turn, view_of
+
+
+def manual_groups(page) -> list[list[int]]:
+    """The player's groups as drawn, each as its sorted card codes."""
+    return [sorted(g) for g in page.locator("[data-testid=hand] .group.manual").evaluate_all(
+        "gs => gs.map(g => [...g.querySelectorAll('[data-card]')].map(e => +e.dataset.card))")]
+
+
+def pick(page, cards: list[int], within: str = "") -> None:
+    """Tap one copy of each card not yet picked (in the group ``within`` if given), as a player does."""
+    where = page.locator(f"[data-testid=hand] {within}".strip()).last
+    picked = page.evaluate("() => globalThis.guandan.ui.selected.size")
+    for code in cards:
+        where.locator(f".card[data-card='{code}']:not(.selected)").first.click()
+    assert page.evaluate("() => globalThis.guandan.ui.selected.size") == picked + len(cards)
+
+
+def suggested_play(page) -> list[int]:
+    """Play on (Suggest, then Play or Pass) until it is this seat's turn with a play suggested; its cards,
+    left picked."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if can_act(page) and page.locator("[data-testid=your-turn]").is_visible():
+            seen = page.evaluate("() => globalThis.guandan.ui.suggestions")
+            page.click("[data-testid=suggest]")
+            page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}", timeout=10_000)
+            picked = page.locator("[data-testid=hand] .card.selected").evaluate_all(
+                "els => els.map(e => +e.dataset.card)")
+            if picked:
+                return sorted(picked)
+            page.click("[data-testid=pass]")
+        elif can_act(page):
+            take_turn(page)
+        page.wait_for_timeout(50)
+    raise AssertionError("no play was suggested in time")
+
+
+def test_picked_cards_grouped_stand_apart_stay_after_a_reload_and_leave_when_played(browser, live_server):
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    start_with_bots(page, live_server, "Ann")
+    sort = page.locator("[data-testid=sort]")
+    assert sort.get_attribute("data-does") == "sort"
+    play = suggested_play(page)
+    # with cards picked the sort button groups them (理牌), and says so
+    assert sort.get_attribute("data-does") == "group" and "理牌" in sort.inner_text()
+    sort.click()
+    assert manual_groups(page) == [play]
+    first = page.locator("[data-testid=hand] .group").first
+    assert "manual" in first.get_attribute("class")  # they stand first, apart
+    assert page.evaluate("() => globalThis.guandan.ui.selected.size") == 0
+    assert sort.get_attribute("data-does") == "sort"
+    # a second group, by the keyboard (G); a card of the first moves to it
+    hand = view_of(page)["hand"]
+    rest = [c for c in hand if c not in play][:2]
+    pick(page, [rest[0], rest[1], play[0]])
+    page.keyboard.press("g")
+    second = sorted([rest[0], rest[1], play[0]])
+    assert manual_groups(page) == ([play[1:]] if play[1:] else []) + [second]
+    # a reload keeps them (this browser, this deal)
+    page.reload()
+    page.wait_for_selector("[data-testid=hand] .group.manual")
+    assert manual_groups(page) == ([play[1:]] if play[1:] else []) + [second]
+    # the same cards picked again: the group is undone, back in the hand
+    pick(page, second, within=".group.manual")
+    assert "拆开" in sort.inner_text()
+    sort.click()
+    assert manual_groups(page) == ([play[1:]] if play[1:] else [])
+    # grouped cards played leave their group, and the emptied group goes
+    pick(page, play[1:], within=".group.manual")
+    pick(page, play[:1])
+    before = page.evaluate("() => globalThis.guandan.conn.state.version")
+    page.click("[data-testid=play]")
+    page.wait_for_timeout(300)
+    if page.locator("[data-testid=readings]").is_visible():  # a wild card: as the server reads it first
+        page.click("[data-testid=reading-0]")
+    page.wait_for_function(f"() => globalThis.guandan.conn.state.version > {before}", timeout=10_000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=hand] .group.manual')")
+    ctx.close()
