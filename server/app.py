@@ -35,7 +35,7 @@ from engine.bots.words import play_name, play_name_zh
 
 from . import autopilot as ap
 from . import changes as C
-from . import links, rooms, web
+from . import chat, links, rooms, web
 from . import protocol as P
 from .ai_seats import AiSeat
 from .bots import suggestion
@@ -105,6 +105,7 @@ class Conn:
     seen: OrderedDict[Any, None] = field(default_factory=OrderedDict)
     logs: LogBudget = field(default_factory=LogBudget)  # lines its input may cause
     dropping: bool = False  # being closed (for not reading, or for flooding)
+    said_at: float | None = None  # when its seat last said a quick phrase (chat.py)
 
 
 def _frame(msg: P._Msg) -> bytes:
@@ -169,6 +170,7 @@ class GameServer:
             "readings": self.on_readings,
             "auto": self.on_auto,
             "resync": self.on_resync,
+            "say": self.on_say,
         }
 
     # ---- lifecycle ------------------------------------------------------------------------------
@@ -238,6 +240,10 @@ class GameServer:
                 await self.refresh(code, notice["v"], room)
         elif kind == "presence":
             await self.push_presence(code)
+        elif kind == "say":
+            said = _frame(P.Said(seat=notice["s"], phrase=notice["p"]))
+            for conn in list(self.rooms.get(code, ())):
+                await self.send_frame(conn, said)
 
     # ---- HTTP -----------------------------------------------------------------------------------
 
@@ -828,6 +834,18 @@ class GameServer:
             raise IllegalAction("not_your_turn", "there is nothing for you to do now")
         action, reason, reason_zh = suggestion(room, game, seat, msg.skip)
         return {"action": action, "reason": reason, "reason_zh": reason_zh}
+
+    async def on_say(self, conn: Conn, msg: P.Say) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        if seat is None:
+            raise ClientError("not_seated", "spectators cannot speak at the table")
+        now = time.time()
+        chat.check_gap(conn.said_at, now)
+        _version, room = await self.store.load(code)
+        rooms.check_holder(room, seat, conn.holder)
+        conn.said_at = now
+        await self.store.publish(code, chat.notice(seat, msg.phrase))
+        return {}
 
     async def on_readings(self, conn: Conn, msg: P.Readings) -> dict[str, Any]:
         _room, game, seat = await self._seated_game(conn, "play")

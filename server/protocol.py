@@ -189,6 +189,17 @@ class Readings(_ClientMsg):
     cards: list[CardCode] = Field(min_length=1, max_length=27)
 
 
+#: how many quick phrases there are (chat.py; the clients' lists have this many, in this order)
+PHRASES = 10
+
+
+class Say(_ClientMsg):
+    """A quick phrase to the table (chat.py): its number, the words are the clients'."""
+
+    type: Literal["say"]
+    phrase: int = Field(ge=0, lt=PHRASES)
+
+
 class NextDeal(_ClientMsg):
     type: Literal["next_deal"]
 
@@ -207,7 +218,7 @@ class Resync(_ClientMsg):
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
     Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, AddAi, Lock, Start,
-    Play, Pass, Return, Suggest, Readings, NextDeal, NewMatch, Auto, Resync,
+    Play, Pass, Return, Suggest, Readings, NextDeal, NewMatch, Auto, Resync, Say,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -288,7 +299,15 @@ class Presence(_Msg):
     connected: list[bool]
 
 
-SERVER_MODELS: tuple[type[_Msg], ...] = (Welcome, Ack, Error, Snapshot, Diff, RoomInfo, Presence)
+class Said(_Msg):
+    """A quick phrase said at the table (chat.py), to everyone in the room, the speaker included."""
+
+    type: Literal["said"] = "said"
+    seat: Seat
+    phrase: int
+
+
+SERVER_MODELS: tuple[type[_Msg], ...] = (Welcome, Ack, Error, Snapshot, Diff, RoomInfo, Presence, Said)
 ServerMessage = Annotated[Union[SERVER_MODELS], Field(discriminator="type")]  # noqa: UP007
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 

@@ -24,6 +24,7 @@ import {
   storyHelpers, summaryPanel, toastLayer, toggleHistory,
 } from "./story.js";
 import { receivedCard, tributeBox } from "./tribute-box.js";
+import { bubble, chat, chatButton, chatHelpers, chatSheet, forgetSaid, noteSaid, toggleChat } from "./chat.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
 const TIMERS = [0, 10, 15, 20, 30, 60];
@@ -96,6 +97,9 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
   onPresence(p) {
     ui.presence = p;
     render();
+  },
+  onSaid(msg) {
+    if (tableView()) noteSaid(msg);
   },
   onError(err) {
     showError(err);
@@ -617,12 +621,13 @@ function seatBox(view, seat, position) {
   const count = view.counts?.[seat] ?? 0;
   return h("div", { class: `seat-box ${position} t${teamOf(seat)} ${pending ? "turn" : ""} ${seat === view.seat ? "me" : ""}`,
     "data-testid": `table-seat-${seat}` },
+    bubble(seat),
     h("div", { class: "who" },
       kind === "human" || kind === "ai"
         ? h("span", { class: `dot ${connected === false ? "off" : "on"}`, title: connected === false ? t("offline") : t("connected"),
           "data-testid": `online-${seat}`, "data-online": connected === false ? "no" : "yes" }) : null,
       h("span", { class: "name", text: seatName(seat) }),
-      seat === view.seat ? h("span", { class: "badge you", text: t("you") }) : null,
+      seat === view.seat ? [h("span", { class: "badge you", text: t("you") }), chatButton()] : null,
       kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null),
     replacedTag(seat),
     h("div", { class: "meta" },
@@ -838,6 +843,7 @@ function tableScreen(view) {
     actionBar(view) ?? h("div", { class: "actions" }, h("div", { class: "row center" }, storyControls())),
     ["deal_over", "match_over"].includes(view.phase) ? resultPanel(view) : null,
     summaryPanel(view),
+    chatSheet(),
     historyDrawer(view),
     toastLayer());
 }
@@ -956,6 +962,7 @@ async function leave() {
   ui.selected.clear();
   ui.message = null;
   ui.inviteOpen = false;
+  forgetSaid();
   history.replaceState(null, "", location.pathname);
   render();
 }
@@ -993,6 +1000,10 @@ document.addEventListener("keydown", (e) => {
       const stay = document.activeElement?.dataset?.testid === "leave-stay";
       document.querySelector(`[data-testid=${stay ? "leave-go" : "leave-stay"}]`)?.focus();
     }
+    return;
+  }
+  if (chat.open) { // the list of phrases takes the keys: Enter on a phrase must not play the picked cards
+    if (e.key === "Escape") toggleChat(false);
     return;
   }
   const view = tableView();
@@ -1080,6 +1091,7 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") conn.reconnectNow();
 });
 storyHelpers({ cardEl, seatName, render, countdown });
+chatHelpers({ render, say: (phrase) => act({ type: "say", phrase }) });
 document.addEventListener("pointerdown", () => sounds.muted || sounds.unlock()); // audio starts after a gesture
 conn.connect();
 setInterval(tick, 250);

@@ -358,6 +358,9 @@ export class Connection {
       case "presence":
         this.handlers.onPresence?.(msg);
         break;
+      case "said":
+        this.handlers.onSaid?.(msg);
+        break;
       default:
         break;
     }

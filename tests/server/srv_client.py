@@ -22,6 +22,7 @@ class ServerError(Exception):
         self.code = msg["code"]
         self.message = msg["message"]
         self.fields = msg.get("fields") or {}
+        self.reply = msg
 
 
 class Client:

@@ -1,0 +1,53 @@
+"""Quick phrases (快捷语, client-js/src/chat.js): said at one seat, read at every seat in its reader's own
+language, in real Chromium on a real server."""
+
+from __future__ import annotations
+
+import pytest
+from test_browser import view_of
+from test_story import PHONE, open_seat, room_of_two
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_phrase_said_is_read_at_the_speaker_s_seat_in_each_reader_s_language(browser, live_server):
+    code, made, joined, ann_py, bo_py = room_of_two(live_server, 5)
+    ann_ctx = browser.new_context(viewport=PHONE)
+    bo_ctx = browser.new_context(viewport={"width": 844, "height": 390})
+    bo_ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    ann = open_seat(ann_ctx, live_server, code, 0, made["token"])
+    bo = open_seat(bo_ctx, live_server, code, 1, joined["token"])
+    ann_py.close()
+    bo_py.close()
+    ann.click("[data-testid=start]")
+    for page in (ann, bo):
+        page.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'play'")
+    picked = view_of(ann)["hand"][:1]
+    ann.locator(f"[data-testid=hand] .card[data-card='{picked[0]}']").first.click()
+    ann.click("[data-testid=chat-open]")
+    sheet = ann.locator("[data-testid=chat]")
+    assert sheet.locator("button[data-testid^=phrase-]").count() == 10
+    ann.keyboard.press("Enter")  # the list takes the keys: not a play of the picked card
+    ann.keyboard.press("Escape")
+    sheet.wait_for(state="detached")
+    assert view_of(ann)["counts"][0] == 27
+    ann.click("[data-testid=chat-open]")
+    ann.click("[data-testid=phrase-1]")
+    # at Ann's seat, for both: in Chinese for her, in English for Bo
+    assert ann.locator("[data-testid=said-0]").inner_text() == "好牌！"
+    assert bo.locator("[data-testid=said-0]").inner_text() == "Nice play!"
+    assert sheet.count() == 0
+    # a second phrase at once: refused in words, the first still up
+    ann.click("[data-testid=chat-open]")
+    ann.click("[data-testid=phrase-2]")
+    ann.wait_for_function("() => document.querySelector('[data-testid=message]')?.dataset.code"
+                          " === 'rate_limited'")
+    assert bo.locator("[data-testid=said-0]").inner_text() == "Nice play!"
+    # Bo answers: his bubble at his seat, on both screens, and gone after a few seconds
+    bo.click("[data-testid=chat-open]")
+    bo.click("[data-testid=phrase-8]")
+    assert ann.locator("[data-testid=said-1]").inner_text() == "谢谢"
+    assert bo.locator("[data-testid=said-1]").inner_text() == "Thanks"
+    bo.locator("[data-testid=said-1]").wait_for(state="detached", timeout=8_000)
+    ann_ctx.close()
+    bo_ctx.close()
