@@ -463,7 +463,8 @@ function ownGroups(view) {
 /** 理牌: the picked cards make a group of their own (or, picked as one group, go back in the hand). */
 function groupPicked(view) {
   if (!ui.selected.size) return;
-  ui.groups.list = groupSelected(handGroups(view), ui.selected);
+  const list = groupSelected(handGroups(view), ui.selected); // (handGroups loads ui.groups)
+  ui.groups.list = list;
   saveGroups(store, ui.groups.room, ui.groups.deal, ui.groups.list);
   ui.selected.clear();
   render();
