@@ -53,9 +53,18 @@ export function withGroups(arranged, groups) {
  * the last; picking exactly one group's cards and pressing again puts them back in the hand.
  */
 export function groupSelected(shown, selected) {
-  const own = shown.filter((g) => g.manual);
   const picked = shown.flat().filter((c) => selected.has(c.key));
-  const undone = own.find((g) => g.length === picked.length && g.every((c) => selected.has(c.key)));
-  const kept = own.filter((g) => g !== undone).map((g) => g.filter((c) => !selected.has(c.key)).map((c) => c.card));
-  return [...kept.filter((g) => g.length), ...(undone || !picked.length ? [] : [picked.map((c) => c.card)])];
+  const undone = shown.some((g) => g.manual && g.length === picked.length && g.every((c) => selected.has(c.key)));
+  const kept = withoutPicked(shown, selected);
+  return undone || !picked.length ? kept : [...kept, picked.map((c) => c.card)];
+}
+
+/**
+ * The groups (card codes) once the cards of `selected` (keys, in the hand as drawn) have left the hand:
+ * worked out from the copies picked, before the hand changes. (Told only "one ♠6 fewer", a group
+ * would claim the other deck's ♠6 in its place.)
+ */
+export function withoutPicked(shown, selected) {
+  return shown.filter((g) => g.manual).map((g) => g.filter((c) => !selected.has(c.key)).map((c) => c.card))
+    .filter((g) => g.length);
 }

@@ -13,7 +13,7 @@ import { refusalText } from "./refusals.js";
 import { matchRecord, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
-import { groupSelected, loadGroups, saveGroups, withGroups } from "./hand-groups.js";
+import { groupSelected, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, loadSeat, loadWatch, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
@@ -83,6 +83,11 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     const moved = !before || before.turn !== view.turn || before.phase !== view.phase
       || (before.trick || []).length !== (view.trick || []).length;
     if (handChanged || moved) ui.message = ui.readings = null; // the choice of readings was for that turn
+    // a rematch's deal 1 is another hand: the groups made in this match end with it
+    if (view.phase === "match_over") {
+      saveGroups(store, conn.room.code, view.deal, []);
+      ui.groups = null;
+    }
     noteMoves(before, view);
     for (const cue of cuesFor(before, view)) sounds.play(cue);
     render();
@@ -463,11 +468,22 @@ function ownGroups(view) {
 /** 理牌: the picked cards make a group of their own (or, picked as one group, go back in the hand). */
 function groupPicked(view) {
   if (!ui.selected.size) return;
-  const list = groupSelected(handGroups(view), ui.selected); // (handGroups loads ui.groups)
-  ui.groups.list = list;
-  saveGroups(store, ui.groups.room, ui.groups.deal, ui.groups.list);
+  setGroups(groupSelected(handGroups(view), ui.selected));
   ui.selected.clear();
   render();
+}
+
+function setGroups(list) {
+  ui.groups.list = list;
+  saveGroups(store, ui.groups.room, ui.groups.deal, list);
+}
+
+/** Send a play or a return of the picked cards; once it is taken, they leave the groups they were in. */
+async function actWithPicked(view, message) {
+  const regrouped = withoutPicked(handGroups(view), ui.selected); // (handGroups loads ui.groups)
+  const done = await act(message);
+  if (done) setGroups(regrouped);
+  return done;
 }
 
 function selectedCards(view) {
@@ -508,7 +524,7 @@ async function playAs(cards, way) {
   ui.readings = null;
   ui.suggested = null;
   const named = way ? { kind: way.kind, value: way.value } : {};
-  if (await act({ type: "play", cards, ...named })) {
+  if (await actWithPicked(tableView(), { type: "play", cards, ...named })) {
     ui.selected.clear();
     ui.message = null;
   }
@@ -569,7 +585,7 @@ async function returnSelected(view) {
   if (cards.length !== 1) {
     return showMessage(t("chooseReturn", { name: seatName(giverTo(view, view.seat)) }), "error");
   }
-  if (await act({ type: "return", card: cards[0] })) {
+  if (await actWithPicked(view, { type: "return", card: cards[0] })) {
     ui.selected.clear();
     render();
   }

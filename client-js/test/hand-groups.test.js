@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { groupSelected, loadGroups, saveGroups, withGroups } from "../src/hand-groups.js";
+import { groupSelected, loadGroups, saveGroups, withGroups, withoutPicked } from "../src/hand-groups.js";
 import { arrange } from "../src/present.js";
 
 const LEVEL = 2;
@@ -49,4 +49,15 @@ test("groups are kept per room and deal", () => {
   assert.equal(items.size, 0);
   items.set("guandan:groups:ABC123", "{not json");
   assert.deepEqual(loadGroups(store, "ABC123", 3), []);
+});
+
+test("cards played leave the groups they were picked from, not the other deck's copy", () => {
+  // a group [5♠ 6♠] while the hand also holds the second deck's 5♠ (audit: a played group came back as
+  // [other copy], and a wild card moved between groups)
+  const shown = withGroups(arrange(HAND, LEVEL, "rank"), [[12, 16], [20]]);
+  const playedKeys = new Set(shown[0].map((c) => c.key));
+  const regrouped = withoutPicked(shown, playedKeys);
+  assert.deepEqual(regrouped, [[20]]);
+  const held = [4, 5, 8, 12, 20, 52]; // one 5♠ and the 6♠ gone
+  assert.deepEqual(codes(withGroups(arrange(held, LEVEL, "rank"), regrouped)), [[20], [4, 5], [8], [12], [52]]);
 });

@@ -83,4 +83,13 @@ def test_picked_cards_grouped_stand_apart_stay_after_a_reload_and_leave_when_pla
         page.click("[data-testid=reading-0]")
     page.wait_for_function(f"() => globalThis.guandan.conn.state.version > {before}", timeout=10_000)
     page.wait_for_function("() => !document.querySelector('[data-testid=hand] .group.manual')")
+    # the match's end ends them: a rematch's deal 1 is another hand (its deal number is the same)
+    pick(page, view_of(page)["hand"][:2])
+    page.keyboard.press("g")
+    stored = "() => Object.keys(localStorage).filter(k => k.startsWith('guandan:groups:')).length"
+    assert page.evaluate(stored) == 1
+    over = {**view_of(page), "phase": "match_over", "turn": None, "pending": []}
+    page.evaluate("(view) => globalThis.guandan.conn.handlers.onState({version: -1, seat: view.seat, view})",
+                  over)
+    assert page.evaluate(stored) == 0
     ctx.close()
