@@ -15,7 +15,7 @@ import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { groupSelected, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
-import { Connection, forgetSeat, loadSeat, loadWatch, serverNowMs } from "./net.js";
+import { Connection, forgetSeat, leftOnPurpose, loadSeat, loadWatch, markLeft, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
@@ -972,6 +972,7 @@ async function leave() {
   const keepSeat = ui.room?.status === "playing" && view?.phase !== "match_over" && !conn.room?.watch;
   if (conn.status === "connected") await conn.request({ type: "leave" }).catch(() => null);
   if (code && !keepSeat) forgetSeat(code);
+  else if (code) markLeft(code);
   conn.leaveRoom();
   ui.room = null;
   ui.state = null;
@@ -1088,8 +1089,11 @@ document.addEventListener("keydown", (e) => {
 
 // ------------------------------------------------------------------ start
 
-// Resume the seat this browser holds for the room in the link (or the last room), then connect.
-const linked = new URLSearchParams(location.search).get("room")?.toUpperCase() || store.getItem("guandan:last-room");
+// Resume the seat this browser holds for the room in the link (or the last room, unless it was left on
+// purpose: the start page offers Resume for it), then connect.
+const lastRoom = store.getItem("guandan:last-room");
+const linked = new URLSearchParams(location.search).get("room")?.toUpperCase()
+  || (lastRoom && !leftOnPurpose(lastRoom) ? lastRoom : null);
 const saved = linked ? loadSeat(linked) : null;
 if (saved?.token) conn.room = { code: linked, seat: saved.seat, token: saved.token };
 else if (linked && loadWatch(linked)) conn.room = { code: linked, seat: null, watch: loadWatch(linked) };

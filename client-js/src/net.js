@@ -33,6 +33,21 @@ export function loadSeat(code) {
 export function saveSeat(code, seat, token) {
   localStorage.setItem(tokenKey(code), JSON.stringify({ seat, token }));
   localStorage.setItem("guandan:last-room", code);
+  localStorage.removeItem(leftKey(code));
+}
+
+/** A seat left on purpose mid-match is kept for Resume, but the site no longer reopens it by itself (a
+ * player who left to start another room was pulled back to the old table at every visit). */
+function leftKey(code) {
+  return `guandan:left:${code}`;
+}
+
+export function markLeft(code) {
+  localStorage.setItem(leftKey(code), "1");
+}
+
+export function leftOnPurpose(code) {
+  return localStorage.getItem(leftKey(code)) === "1";
 }
 
 /** Where a spectator's nickname in a room is kept, so a reload watches again (its link's Join would take
@@ -49,6 +64,7 @@ export function forgetSeat(code) {
   localStorage.removeItem(tokenKey(code));
   localStorage.removeItem(watchKey(code));
   localStorage.removeItem(`guandan:ai:${code}`);
+  localStorage.removeItem(leftKey(code));
   if (localStorage.getItem("guandan:last-room") === code) localStorage.removeItem("guandan:last-room");
 }
 

@@ -792,9 +792,19 @@ def test_leaving_mid_game_keeps_the_seat_to_resume(browser, live_server):
     page.click("[data-testid=leave-go]")  # asked first (tests/client/test_story.py)
     resume = page.locator("[data-testid=resume]")
     assert code in resume.inner_text(timeout=10_000)
+    # a visit to the site later opens its start page, with Resume, not the old table (the player left
+    # on purpose: one who left to start another room was pulled back at every visit)
+    page.reload()
+    assert code in resume.inner_text(timeout=10_000)
+    page.goto(live_server + "/")
+    assert code in resume.inner_text(timeout=10_000)
+    assert page.locator("[data-testid=hand]").count() == 0
     resume.click()
     assert hand_of(page) == before
     assert f"room={code}" in page.url
+    # resumed: a reload comes back to the table again, as after any drop
+    page.reload()
+    assert hand_of(page) == before
     page.close()
 
 
