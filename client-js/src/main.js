@@ -23,7 +23,7 @@ import {
   dismissSummary, historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story,
   storyHelpers, summaryPanel, toastLayer, toggleHistory,
 } from "./story.js";
-import { receivedCard, tributeBox } from "./tribute-box.js";
+import { receivedCard, tributeBox, tributeRecord } from "./tribute-box.js";
 import { bubble, chat, chatButton, chatHelpers, chatSheet, forgetSaid, noteSaid, toggleChat } from "./chat.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
@@ -1111,7 +1111,7 @@ window.addEventListener("offline", () => conn.dropped());
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") conn.reconnectNow();
 });
-storyHelpers({ cardEl, seatName, render, countdown });
+storyHelpers({ cardEl, seatName, render, countdown, tributeRecord: (view) => tributeRecord(view, { seatName, cardEl }) });
 chatHelpers({ render, say: (phrase) => act({ type: "say", phrase }) });
 document.addEventListener("pointerdown", () => sounds.muted || sounds.unlock()); // audio starts after a gesture
 conn.connect();

@@ -96,6 +96,7 @@ export function historyDrawer(view) {
     h("header", { class: "story-head" },
       h("h2", { text: t("historyTitle", { n: view.deal }) }),
       h("button", { class: "small", "data-testid": "history-close", onclick: () => toggleHistory(false) }, t("close"))),
+    draw.tributeRecord?.(view),
     tricks.length ? h("ol", { class: "tricks" }, tricks.map((trick, i) => h("li", { class: "trick", "data-testid": "trick" },
       h("h3", { text: t("trickN", { n: i + 1 }) }),
       h("ol", { class: "moves" }, trick.map((m) => moveRow(m, view.level))))))

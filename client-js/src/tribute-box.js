@@ -8,22 +8,35 @@ import { moveMark } from "./story.js";
 
 /** The box, from the deal's start through the return phase (gone at the first play); null without one. */
 export function tributeBox(view, { seatName, cardEl, countdown }) {
-  const tr = view.tribute;
-  if (!tr) return null;
+  if (!view.tribute) return null;
   if (view.phase !== "return" && (view.played || []).length > 0) return null;
   const names = (seats) => seats.map(seatName).join(t("listSep"));
-  if (tr.refused) return h("div", { class: "tribute", "data-testid": "tribute" }, t("refused", { names: names(tr.givers || []) }));
+  return h("div", { class: "tribute", "data-testid": "tribute" },
+    tributeLines(view, { seatName, cardEl }), view.tribute.refused ? null : returnWait(view, names, countdown));
+}
+
+/** The deal's tribute at the top of its history: the box goes at the first play (two seconds into the
+ * deal with bots at their pace), and which cards changed hands is the table's to know all deal long. */
+export function tributeRecord(view, helpers) {
+  return view.tribute ? h("section", { class: "tribute tribute-record", "data-testid": "history-tribute" },
+    tributeLines(view, helpers)) : null;
+}
+
+/** Who paid whom which card and who returned what, or the refusal. */
+function tributeLines(view, { seatName, cardEl }) {
+  const tr = view.tribute;
+  if (tr.refused) return t("refused", { names: (tr.givers || []).map(seatName).join(t("listSep")) });
   // who gives whom, with "you" for this seat (it read its own name as if someone else had paid)
   const words = (key, { from, to }) => t(from === view.seat ? `${key}Me` : key,
     { from: seatName(from), to: to === view.seat ? t("you2") : seatName(to) });
   // a joker named in words too (the small card's sideways BIG/SMALL was unreadable at a phone's size)
   const card = (code) => [cardEl(code, view.level, { small: true }),
     code >= 52 ? h("span", { class: "card-word", text: cardWord(code) }) : null];
-  return h("div", { class: "tribute", "data-testid": "tribute" },
+  return [
     h("div", { class: "tribute-title", text: tr.kind === "double" ? t("doubleTribute") : t("singleTribute") }),
     (tr.gifts || []).map((g) => h("div", { class: "tribute-line" }, words("tributeLine", g), " ", card(g.card))),
     (tr.returns || []).map((g) => h("div", { class: "tribute-line" }, words("returnLine", g), " ", card(g.card), moveMark(g))),
-    returnWait(view, names, countdown));
+  ];
 }
 
 /** Who still owes a return, and the clock. The seat that owes one is told so in the message line

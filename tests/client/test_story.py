@@ -433,6 +433,17 @@ def test_a_tribute_card_returned_by_the_timer_is_told_and_marked(browser, live_s
         g.render(); }""")
     texts = page.locator("[data-testid=toast]").all_inner_texts()
     assert texts[0].startswith("时间到，系统替你还了 ") and "掉线，机器人代还 " in texts[1], texts
+    # the box goes at the first play; the deal's history keeps who paid and returned what, all deal long
+    play = {**base, "deal": 2, "phase": "play", "turn": 2, "pending": [2], "played": [12], "tribute": {
+        **tribute, "returns": [timed, away], "pending": []}}
+    page.evaluate("v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})", play)
+    assert page.locator("[data-testid=tribute]").count() == 0
+    page.evaluate("() => { globalThis.guandan.story.toasts = []; }")
+    page.click("[data-testid=history-open]")
+    record = page.locator("[data-testid=history] [data-testid=history-tribute]")
+    assert record.locator(".tribute-line").all_inner_texts() == lines[:4]  # (not who it still waits for)
+    assert record.locator("[data-testid=by-mark]").evaluate_all("els => els.map(e => e.dataset.by)") == [
+        "timer", "away"]
     page.close()
 
 
