@@ -25,7 +25,9 @@ export function tributeRecord(view, helpers) {
 /** Who paid whom which card and who returned what, or the refusal. */
 function tributeLines(view, { seatName, cardEl }) {
   const tr = view.tribute;
-  if (tr.refused) return t("refused", { names: (tr.givers || []).map(seatName).join(t("listSep")) });
+  // two givers hold them "between them" (it read as if each held both)
+  const givers = tr.givers || [];
+  if (tr.refused) return t(givers.length > 1 ? "refusedTwo" : "refused", { names: givers.map(seatName).join(t("listSep")) });
   // who gives whom, with "you" for this seat (it read its own name as if someone else had paid)
   const words = (key, { from, to }) => t(from === view.seat ? `${key}Me` : key,
     { from: seatName(from), to: to === view.seat ? t("you2") : seatName(to) });

@@ -444,6 +444,12 @@ def test_a_tribute_card_returned_by_the_timer_is_told_and_marked(browser, live_s
     assert record.locator(".tribute-line").all_inner_texts() == lines[:4]  # (not who it still waits for)
     assert record.locator("[data-testid=by-mark]").evaluate_all("els => els.map(e => e.dataset.by)") == [
         "timer", "away"]
+    # a refusal by two givers: they hold both big jokers between them (it read as if each held both)
+    for givers, said in (([1, 3], "机器人 2、机器人 4 两人合有两张大王"), ([1], "机器人 2 有两张大王")):
+        refused = {**tribute, "givers": givers, "gifts": [], "refused": True, "pending": []}
+        page.evaluate("v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})",
+                      {**play, "tribute": refused})
+        assert said in record.inner_text(), record.inner_text()
     page.close()
 
 
