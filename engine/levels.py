@@ -240,14 +240,21 @@ def settle_deal(
                     say(f"Team {t + 1} was 3rd+4th {n} deals running: loses {n - 1}.",
                         f"{_team_zh(t)}连续{n}局双下：降{n - 1}级。")
             for t in (0, 1):
+                was = after[t]
                 if adjust[t] > 0:
                     after[t] = min(ACE, after[t] + adjust[t])
+                    if after[t] == was:  # the bonus was announced: say that it changes nothing
+                        say(f"Team {t + 1} is at A already: the bonus changes nothing.",
+                            f"{_team_zh(t)}已到A，奖励不再升级。")
                 elif adjust[t] < 0:
                     if after[t] == ACE:
                         say(f"Team {t + 1} is at A and is never demoted.", f"{_team_zh(t)}已到A，永不降级。")
                         adjust[t] = 0
                     else:
                         after[t] = max(LOWEST, after[t] + adjust[t])
+                        if after[t] == was:
+                            say(f"Team {t + 1} is at 2 already and goes no lower.",
+                                f"{_team_zh(t)}已是2级，不再降级。")
 
     if all(isinstance(v, str) for v in levels):  # ranks given as text come back as text
         ten = "10" if any(v.strip() == "10" for v in levels) else "T"

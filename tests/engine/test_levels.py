@@ -179,6 +179,8 @@ def test_club_rules_never_below_2_and_never_at_a():
     rules = Rules(demote_repeated_last=True, demote_repeated_bottom_pair=True)
     out = run([2, 2], [[0, 2, 1, 3]] * 3, rules)  # team 1 3rd+4th three times; both count as last
     assert out[-1].levels == [11, 2]
+    # the demotion it announced changes nothing, and the explanation says so
+    assert "at 2 already" in out[-1].reason and "已是2级" in out[-1].reason_zh
     out = run([2, A], [[0, 2, 1, 3]] * 3, rules)
     assert out[-1].levels == [11, A]
     assert "never demoted" in out[-1].reason
@@ -195,6 +197,8 @@ def test_club_bonus_for_first_three_running():
     out = run([2, 2], [[0, 1, 3, 2]] * 4, rules)
     assert [s.levels[0] for s in out] == [3, 4, 6, 9]
     assert out[2].adjustments == [1, 0]
+    at_a = run([A - 1, 2], [[0, 1, 3, 2]] * 3, rules)[-1]  # a bonus for a team already at A
+    assert at_a.levels[0] == A and "bonus changes nothing" in at_a.reason and "奖励不再升级" in at_a.reason_zh
 
 
 def test_club_rules_off_by_default():
