@@ -32,6 +32,7 @@ from websockets.http11 import Request, Response
 
 from engine import Game, IllegalAction, Play
 from engine.bots.words import play_name, play_name_zh
+from engine.layout import lay_out
 
 from . import autopilot as ap
 from . import changes as C
@@ -995,9 +996,12 @@ class GameServer:
 
 
 def reading(play: Play, level: int) -> dict[str, Any]:
-    """One way of playing a selection, named as players say it in both languages."""
+    """One way of playing a selection, named as players say it in both languages, and laid out as the
+    table will show it (``cards`` in reading order, ``as``: the rank each stands for), so a client can
+    word the choice as it words the plays on the table."""
+    cards, ranks = lay_out(play.kind, play.value, play.cards, level)
     return {"kind": play.kind, "value": play.value, "name": play_name(play, level),
-            "name_zh": play_name_zh(play, level)}
+            "name_zh": play_name_zh(play, level), "cards": cards, "as": ranks}
 
 
 def _echo_id(msg_id: Any) -> Any:

@@ -537,7 +537,10 @@ function cancelReadings() {
   render();
 }
 
+// worded as the table words the play once made ("straight flush 5-9"; the server's own name said
+// "straight flush 56789" beside it); a server without the layout: its name
 function readingLabel(way) {
+  if (way.cards && way.as) return playLabel({ type: "play", ...way });
   const name = serverText(way.name, way.name_zh);
   return way.kind === "straight_flush" || way.kind === "joker_bomb" ? name : `${tIn("kinds", way.kind) || way.kind} ${name}`;
 }

@@ -563,6 +563,8 @@ def test_a_selection_with_several_readings_offers_the_choice(browser, live_serve
     assert page.evaluate("() => globalThis.guandan.ui.selected.size") == len(cards)
     page.click("[data-testid=play]")
     page.wait_for_selector("[data-testid=readings]", timeout=10_000)
+    page.click("[data-testid=lang]")  # in English, the choice is worded as the table words the play
+    chosen = buttons.nth(len(ways) - 1).inner_text().split(". ", 1)[1]
     page.keyboard.press(str(len(ways)))  # the last way, not the default
     kind, value = ways[-1]
     page.wait_for_function(
@@ -570,6 +572,8 @@ def test_a_selection_with_several_readings_offers_the_choice(browser, live_serve
         " return t && t.kind === k && t.value === v; }",
         arg=[kind, value], timeout=10_000)
     assert len(hand_of(page)) == 27 - len(cards)
+    top = page.locator("[data-testid=top-label]").inner_text()
+    assert top.endswith(chosen) or f"· {chosen}" in top, (chosen, top)
     page.close()
 
 
