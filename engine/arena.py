@@ -396,13 +396,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def protocol_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
-    from .protocol_arena import report, run_protocol
+    from .protocol_arena import ArenaError, report, run_protocol
 
     if len(args.client) != 4:
         ap.error("--protocol needs exactly four --client (seats 1 to 4 in order)")
     t0 = time.perf_counter()
     echo = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    summary = run_protocol(args.client, args.matches or 1, args.seed, args.act_timeout, echo=echo)
+    try:
+        summary = run_protocol(args.client, args.matches or 1, args.seed, args.act_timeout, echo=echo)
+    except ArenaError as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 1
     for line in report(summary, args.client):
         print(line)
     print(f"wall time {time.perf_counter() - t0:.1f} s")

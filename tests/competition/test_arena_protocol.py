@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,32 @@ def test_the_strong_bot_plays_a_whole_match_through_the_protocol() -> None:
     assert int(out.split("strong + strong): ")[1].split(" of")[0]) == 1
     assert "seat 0: strong0 connected" in done.stderr
     assert "turns our bot played for" not in out  # no act timed out or was invalid
+
+
+def test_a_client_that_exits_before_connecting_stops_the_run_at_once() -> None:
+    """A client command that exits (here a bot whose module is missing) ends the run within seconds with
+    its command, exit code and last output, and every process the arena started is stopped."""
+    broken = f"{sys.executable} -c 'import their_missing_bot_module' {{url}}"
+    t0 = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--protocol", "--client", "random", "--client", broken,
+         "--client", "random", "--client", "random", "--matches", "1"],
+        cwd=REPO, capture_output=True, text=True, timeout=50)  # under CONNECT_TIMEOUT: no waiting it out
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert time.monotonic() - t0 < 30
+    err = done.stderr.splitlines()
+    failure = next(line for line in err if line.startswith("arena: client 1 "))
+    assert "import their_missing_bot_module" in failure and "exited with code 1" in failure
+    assert "  | ModuleNotFoundError: No module named 'their_missing_bot_module'" in err
+    assert "engine/arena.py" not in done.stderr  # a message, not the arena's traceback
+    # capture_output waits for the pipes to close: a platform or client left running would hold them
+
+
+def test_a_client_command_that_cannot_start_is_named() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.arena", "--protocol", "--client", "no-such-bot-command {url}",
+         "--client", "random", "--client", "random", "--client", "random", "--quiet"],
+        cwd=REPO, capture_output=True, text=True, timeout=50)
+    assert done.returncode == 1
+    assert "arena: client 0 ('no-such-bot-command {url}') could not start" in done.stderr
+    assert "Traceback" not in done.stderr
