@@ -1,8 +1,9 @@
 """Our own bots as competition-protocol clients, so research tools can pit them against others.
 
 The client rebuilds, from the protocol's messages alone, the same seat view the bot gets in
-process (hand, level, team levels, counts, finishing order, cards played, table play), asks the
-bot, and answers with the index of its choice in ``actionList``.
+process (hand, level, team levels, counts, finishing order, cards played, table play, and the deal's
+tribute: who gave which card to whom, the cards returned, a refusal), asks the bot, and answers with
+the index of its choice in ``actionList``.
 
 Run one: ``python -m server.competition_client ws://127.0.0.1:23456 --bot heuristic --name h1``.
 """
@@ -19,6 +20,7 @@ from websockets.asyncio.client import connect
 from engine.bots import make_bot
 from engine.cards import NAMES, parse_card, parse_rank
 from engine.competition import action_of, play_of_action
+from engine.levels import partner_of
 from engine.plays import Play
 from engine.rules import Rules, preset
 
@@ -34,6 +36,8 @@ class ProtocolView:
         self.counts = [27, 27, 27, 27]
         self.finished: list[int] = []
         self.played: list[int] = []
+        self.places: list[int] | None = None  # the last deal's finishing order (notify/episodeOver)
+        self.tribute: Msg | None = None  # as the engine's view has it (engine/game.py ``view``)
 
     def on_notify(self, msg: Msg) -> None:
         stage = msg.get("stage")
@@ -42,6 +46,22 @@ class ProtocolView:
             self.counts = [27, 27, 27, 27]
             self.finished = []
             self.played = []
+            self.tribute = None  # the first deal of a match has none: no tribute notify comes then
+        elif stage == "episodeOver":
+            self.places = list(msg.get("order") or ()) or None
+        elif stage == "anti-tribute":
+            givers = self._givers(list(msg.get("antiPos") or ()))
+            first = self.places[0] if self.places else -1
+            self.tribute = self._tribute(givers, [], True, first)
+        elif stage == "tribute":
+            gifts = [{"from": f, "to": t, "card": int(parse_card(c))} for f, t, c in msg["result"]]
+            self.tribute = self._tribute(self._givers([g["from"] for g in gifts]), gifts, False,
+                                         gifts[0]["from"] if gifts else -1)
+        elif stage == "back" and self.tribute is not None:
+            for f, t, c in msg["result"]:
+                self.tribute["returns"].append({"from": f, "to": t, "card": int(parse_card(c))})
+                if f in self.tribute["pending"]:
+                    self.tribute["pending"].remove(f)
         elif stage == "play":
             action = msg.get("curAction")
             if action and action[0] != "PASS":
@@ -51,6 +71,21 @@ class ProtocolView:
                 self.counts[seat] -= len(cards)
                 if self.counts[seat] == 0 and seat not in self.finished:
                     self.finished.append(seat)
+
+    def _givers(self, seen: list[int]) -> list[int]:
+        """Who owes tribute (the engine's ``tribute_plan``): the last deal's 4th, or its 3rd and 4th when
+        its 1st and 2nd were partners; from the seats the notify names when no order is known."""
+        places = self.places
+        if not places or len(places) != 4:
+            return sorted(set(seen))
+        return [places[2], places[3]] if places[1] == partner_of(places[0]) else [places[3]]
+
+    @staticmethod
+    def _tribute(givers: list[int], gifts: list[Msg], refused: bool, leader: int) -> Msg:
+        """The engine view's ``tribute``; returns fill in as notify/back announces them (the platform
+        announces them once all are made: during the returns, none is known yet)."""
+        return {"kind": "double" if len(givers) == 2 else "single", "givers": givers, "gifts": gifts,
+                "refused": refused, "returns": [], "pending": [g["to"] for g in gifts], "leader": leader}
 
     def view(self, msg: Msg, phase: str) -> Msg:
         level = parse_rank(msg["curRank"])
@@ -67,12 +102,20 @@ class ProtocolView:
         view: Msg = {
             "seat": self.seat, "phase": phase, "level": level, "levels": levels, "hand": hand,
             "counts": counts, "turn": self.seat if phase == "play" else None, "top": top, "trick": [],
-            "finished": list(self.finished), "played": list(self.played), "tribute": None,
+            "finished": list(self.finished), "played": list(self.played),
+            "tribute": _copy_tribute(self.tribute),
             "return_choices": [], "rules": self.rules.to_dict(),
         }
         if phase == "return":
             view["return_choices"] = [int(parse_card(a[2][0])) for a in msg["actionList"]]
         return view
+
+
+def _copy_tribute(t: Msg | None) -> Msg | None:
+    if t is None:
+        return None
+    return {**t, "givers": list(t["givers"]), "gifts": [dict(g) for g in t["gifts"]],
+            "returns": [dict(r) for r in t["returns"]], "pending": list(t["pending"])}
 
 
 def index_of(action: Msg, msg: Msg, level: int) -> int:

@@ -10,7 +10,10 @@ from engine import Game
 from engine.bots import make_bot
 from engine.rules import preset
 from server.competition import run_standalone
-from server.competition_client import play
+from server.competition_client import ProtocolView, play
+
+from .protocol_client import ProtocolClient
+from .table import run_table
 
 pytestmark = pytest.mark.slow
 
@@ -50,3 +53,47 @@ async def test_heuristic_through_protocol_matches_in_process_results():
     assert summary["actions"] == [g.actions for g in expected]
     winners = [g.match_winner for g in expected]
     assert summary["victories"] == [winners.count(s % 2) for s in range(4)]
+
+
+def protocol_views(client: ProtocolClient) -> list[dict]:
+    """The views our competition client rebuilds at each act/play, from this client's messages."""
+    tracker = ProtocolView(preset("competition2020"))
+    views = []
+    for msg in client.messages:
+        if msg["type"] == "notify":
+            tracker.on_notify(msg)
+        elif msg["stage"] == "play":
+            views.append(tracker.view(msg, "play"))
+    return views
+
+
+@pytest.mark.slow
+async def test_the_client_rebuilds_the_tribute_of_the_engines_view():
+    """Tribute, returns and refusals reach the view our client gives its bot as the engine's view has
+    them, so the strong bot's sampler knows in both what the tribute tells (engine/bots/sampler.py)."""
+    seed = 7
+    clients = [ProtocolClient(f"rand{i}", seed=i) for i in range(4)]
+    summary = await run_table(clients, matches=1, seed=seed)
+    assert summary["fallback_turns"] == [0, 0, 0, 0]
+    views = [iter(protocol_views(c)) for c in clients]
+    game = Game.new(seed, preset("competition2020"))
+    checked = []
+    for seat, action in summary["actions"][0]:
+        if action["type"] in ("play", "pass"):
+            engine_view, rebuilt = game.view(seat), next(views[seat])
+            assert rebuilt["tribute"] == engine_view["tribute"], (game.deal, seat)
+            assert sorted(rebuilt["hand"]) == sorted(engine_view["hand"])
+            checked.append((engine_view, rebuilt))
+        game.apply(seat, action)
+    tributes = [v["tribute"] for v, _ in checked if v["tribute"]]
+    assert any(t["returns"] for t in tributes) and any(t["kind"] == "double" for t in tributes)
+    assert any(t["refused"] for t in tributes)
+    # the strong bot decides alike on both views; without the tribute it would not always
+    with_tribute = [(v, r) for v, r in checked if v["tribute"] and len(v["hand"]) > 12][:100]
+    differs_without = 0
+    for engine_view, rebuilt in with_tribute:
+        seat = engine_view["seat"]
+        in_process = make_bot("strong", seed=seat).choose(engine_view)
+        assert make_bot("strong", seed=seat).choose(rebuilt) == in_process, (engine_view, rebuilt)
+        differs_without += make_bot("strong", seed=seat).choose({**rebuilt, "tribute": None}) != in_process
+    assert differs_without > 0
