@@ -105,7 +105,8 @@ def team_arg(team: str) -> str:
     return team
 
 
-def make_team_bot(team: str, seed: str) -> Bot:
+def make_team_bot(team: str, seed: int | str | None) -> Bot:
+    """The bot of a team (``name`` or ``name:key=value,...``) with its settings set."""
     name, settings = bot_settings(team)
     bot = make_bot(name, seed=seed)
     for key, value in settings.items():
@@ -367,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     proto.add_argument("--protocol", action="store_true", help="run the protocol mode (whole matches)")
     proto.add_argument("--client", action="append", default=[], metavar="CMD",
                        help="a client, four times in seat order: one of our bots by name "
-                            f"({', '.join(sorted(BOTS))}) or a command with {{url}} (and {{seat}}, {{name}})")
+                            f"({', '.join(sorted(BOTS))}), optionally with settings (strong:margin=0.6), "
+                            "or a command with {url} (and {seat}, {name})")
     proto.add_argument("--act-timeout", type=float, default=None,
                        help="seconds per act before our bot plays for a client (default: wait)")
     args = ap.parse_args(argv)
@@ -396,10 +398,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def protocol_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
-    from .protocol_arena import ArenaError, report, run_protocol
+    from .protocol_arena import ArenaError, is_our_bot, report, run_protocol
 
     if len(args.client) != 4:
         ap.error("--protocol needs exactly four --client (seats 1 to 4 in order)")
+    for spec in args.client:
+        if is_our_bot(spec):
+            try:
+                bot_settings(spec)
+            except ValueError as exc:
+                ap.error(f"--client {spec}: {exc}")
     t0 = time.perf_counter()
     echo = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:

@@ -7,8 +7,9 @@ Researchers' bots speak the 2020 competition protocol; this runs them the way th
 ``python -m server --competition`` on a free loopback port, then each client command in seat order
 (the platform seats connections in the order they arrive: 1st and 3rd are one team), waiting for each
 to connect before starting the next. A client is a shell-style command with ``{url}`` (the platform's
-address), ``{seat}`` and ``{name}`` filled in, or the name of one of our bots, which then plays
-through the protocol with ``python -m server.competition_client``. A client that cannot start, or
+address), ``{seat}`` and ``{name}`` filled in, or the name of one of our bots, optionally with its
+settings as the arena's teams take them (``strong:margin=0.6``), which then plays through the
+protocol with ``python -m server.competition_client``. A client that cannot start, or
 exits before it connects, ends the run at once with its command, exit code and last output.
 
 Only processes and their output are used here: the engine imports nothing of the server.
@@ -40,13 +41,19 @@ class ArenaError(RuntimeError):
     """The run could not go on: a client or the platform failed; the message says which and why."""
 
 
+def is_our_bot(spec: str) -> bool:
+    """Whether a client is one of our bots (``name`` or ``name:key=value,...``) rather than a command."""
+    return spec.partition(":")[0] in BOTS and not any(c.isspace() for c in spec)
+
+
 def client_command(spec: str, url: str, seat: int) -> list[str]:
-    """The argv of one client: our bot by name, or the given command with its placeholders filled."""
-    name = f"{spec}{seat}" if spec in BOTS else f"bot{seat}"
-    if spec in BOTS:
+    """The argv of one client: our bot by name (with its settings, if any), or the given command with
+    its placeholders filled."""
+    if is_our_bot(spec):
+        name = f"{spec.partition(':')[0]}{seat}"
         return [sys.executable, "-m", "server.competition_client", url, "--bot", spec, "--name", name,
                 "--seed", str(seat)]
-    return shlex.split(spec.format(url=url, seat=seat, name=name))
+    return shlex.split(spec.format(url=url, seat=seat, name=f"bot{seat}"))
 
 
 def _free_port() -> int:

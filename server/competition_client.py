@@ -5,7 +5,8 @@ process (hand, level, team levels, counts, finishing order, cards played, table 
 tribute: who gave which card to whom, the cards returned, a refusal), asks the bot, and answers with
 the index of its choice in ``actionList``.
 
-Run one: ``python -m server.competition_client ws://127.0.0.1:23456 --bot heuristic --name h1``.
+Run one: ``python -m server.competition_client ws://127.0.0.1:23456 --bot heuristic --name h1``; a bot
+may carry settings as the arena's teams do: ``--bot strong:margin=0.6``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from engine.bots import make_bot
+from engine.arena import make_team_bot, team_arg
 from engine.cards import NAMES, parse_card, parse_rank
 from engine.competition import action_of, play_of_action
 from engine.levels import partner_of
@@ -135,8 +136,9 @@ def index_of(action: Msg, msg: Msg, level: int) -> int:
 
 async def play(url: str, bot_name: str = "heuristic", name: str = "guandan-bot", seed: int | None = None,
                rules: Rules | None = None) -> int:
-    """Play as one seat until gameResult; returns the number of decisions made."""
-    bot = make_bot(bot_name, seed=seed)
+    """Play as one seat until gameResult; returns the number of decisions made. ``bot_name`` may carry
+    the bot's settings: ``strong:margin=0.6``."""
+    bot = make_team_bot(bot_name, seed=seed)
     tracker = ProtocolView(rules or preset("competition2020"))
     decisions = 0
     async with connect(f"{url.rstrip('/')}/game/{name}", max_size=2**22, ping_interval=None) as ws:
@@ -161,7 +163,7 @@ async def play(url: str, bot_name: str = "heuristic", name: str = "guandan-bot",
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Play one seat of a competition-protocol table with our bot")
     ap.add_argument("url", help="the platform's address, e.g. ws://127.0.0.1:23456")
-    ap.add_argument("--bot", default="heuristic")
+    ap.add_argument("--bot", default="heuristic", type=team_arg)
     ap.add_argument("--name", default="guandan-bot")
     ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args(argv)

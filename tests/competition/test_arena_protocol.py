@@ -83,3 +83,17 @@ def test_a_client_command_that_cannot_start_is_named() -> None:
     assert done.returncode == 1
     assert "arena: client 0 ('no-such-bot-command {url}') could not start" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_our_bots_as_clients_take_settings_as_the_arenas_teams_do() -> None:
+    assert client_command("strong:margin=0.6,z=1.5", "ws://127.0.0.1:9", 1)[3:] == [
+        "ws://127.0.0.1:9", "--bot", "strong:margin=0.6,z=1.5", "--name", "strong1", "--seed", "1"]
+    for argv in (["engine.arena", "--protocol", "--client", "strong:nosuch=1", "--client", "random",
+                  "--client", "random", "--client", "random"],
+                 ["server.competition_client", "ws://127.0.0.1:9", "--bot", "strong:nosuch=1"],
+                 ["server.competition_client", "ws://127.0.0.1:9", "--bot", "nosuch"]):
+        done = subprocess.run([sys.executable, "-m", *argv], cwd=REPO, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 2, done.stderr  # a usage error, before anything starts
+        assert "error:" in done.stderr and "Traceback" not in done.stderr
+        assert "nosuch" in done.stderr

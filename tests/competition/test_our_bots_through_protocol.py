@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from engine import Game
+from engine.arena import make_team_bot
 from engine.bots import make_bot
 from engine.rules import preset
 from server.competition import run_standalone
@@ -18,9 +19,9 @@ from .table import run_table
 pytestmark = pytest.mark.slow
 
 
-def in_process(seed: int, matches: int) -> list[Game]:
-    """Whole matches with four heuristic bots reading game views directly."""
-    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+def in_process(seed: int, matches: int, team: str = "heuristic") -> list[Game]:
+    """Whole matches with four bots (``team``: a name, maybe with settings) reading game views directly."""
+    bots = [make_team_bot(team, seed=s) for s in range(4)]
     out = []
     for m in range(matches):
         game = Game.new(seed + m, preset("competition2020"))
@@ -53,6 +54,23 @@ async def test_heuristic_through_protocol_matches_in_process_results():
     assert summary["actions"] == [g.actions for g in expected]
     winners = [g.match_winner for g in expected]
     assert summary["victories"] == [winners.count(s % 2) for s in range(4)]
+
+
+async def test_a_bot_with_settings_plays_through_protocol_as_in_process():
+    """``--bot heuristic:bomb_when=1,danger=9``: the client's bot carries the settings (the arena's
+    teams' syntax), so it plays as the same bot with them in process, not as the default bot."""
+    seed, team = 11, "heuristic:bomb_when=1,danger=9"
+    ready = asyncio.get_running_loop().create_future()
+    server = asyncio.create_task(run_standalone("127.0.0.1", 0, 1, seed=seed, on_listening=ready.set_result))
+    port = await asyncio.wait_for(ready, 10)
+    clients = []
+    for s in range(4):
+        clients.append(asyncio.create_task(play(f"ws://127.0.0.1:{port}", team, f"h{s}", seed=s)))
+        await asyncio.sleep(0.02)
+    summary, *_ = await asyncio.wait_for(asyncio.gather(server, *clients), 300)  # a client's error ends it
+    assert summary["fallback_turns"] == [0, 0, 0, 0]
+    assert summary["actions"] == [in_process(seed, 1, team)[0].actions]
+    assert summary["actions"] != [in_process(seed, 1)[0].actions]
 
 
 def protocol_views(client: ProtocolClient) -> list[dict]:
