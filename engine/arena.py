@@ -353,14 +353,15 @@ def _round_step(x: float) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
     teams = f"a bot ({', '.join(sorted(BOTS))}), optionally with settings: strong:win_weight=3,z=1.5"
-    ap.add_argument("--team-a", default="heuristic", type=team_arg, metavar="BOT", help=teams)
-    ap.add_argument("--team-b", default="random", type=team_arg, metavar="BOT", help=teams)
-    ap.add_argument("--deals", type=int, default=100, help="seeded deals, each played twice (default 100)")
+    # Deal and match mode's own options default to None, so that the protocol mode can refuse them.
+    ap.add_argument("--team-a", type=team_arg, metavar="BOT", help=f"{teams} (default heuristic)")
+    ap.add_argument("--team-b", type=team_arg, metavar="BOT", help=f"{teams} (default random)")
+    ap.add_argument("--deals", type=int, help="seeded deals, each played twice (default 100)")
     ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of deals")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    ap.add_argument("--rules", choices=sorted(PRESETS), help="rule preset (default standard)")
     ap.add_argument("--quiet", action="store_true", help="no progress output")
-    ap.add_argument("--progress-every", type=int, default=0, metavar="N",
+    ap.add_argument("--progress-every", type=int, metavar="N",
                     help="when stderr is not a terminal, a progress line every N deals or matches "
                          "(default: about every tenth of the run)")
     proto = ap.add_argument_group("protocol mode", "four competition-protocol clients against the "
@@ -374,7 +375,19 @@ def main(argv: list[str] | None = None) -> int:
                        help="seconds per act before our bot plays for a client (default: wait)")
     args = ap.parse_args(argv)
     if args.protocol:
+        given = [f"--{k.replace('_', '-')}" for k in ("team_a", "team_b", "deals", "rules", "progress_every")
+                 if getattr(args, k) is not None]
+        if given:
+            ap.error(f"--protocol does not take {', '.join(given)} (it plays whole matches with the "
+                     "--client bots, competition2020 rules)")
         return protocol_main(args, ap)
+    if args.client or args.act_timeout is not None:
+        ap.error("--client and --act-timeout are for --protocol")
+    args.team_a = args.team_a or "heuristic"
+    args.team_b = args.team_b or "random"
+    args.deals = 100 if args.deals is None else args.deals
+    args.rules = args.rules or "standard"
+    args.progress_every = args.progress_every or 0
     if args.deals < 1 or args.matches < 0:
         ap.error("--deals must be at least 1 and --matches at least 0")
     t0 = time.perf_counter()
@@ -401,7 +414,7 @@ def protocol_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
     from .protocol_arena import ArenaError, is_our_bot, report, run_protocol
 
     if len(args.client) != 4:
-        ap.error("--protocol needs exactly four --client (seats 1 to 4 in order)")
+        ap.error("--protocol needs exactly four --client (seats 0 to 3 in order: 0 and 2 are one team)")
     for spec in args.client:
         if is_our_bot(spec):
             try:

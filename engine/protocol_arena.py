@@ -5,12 +5,12 @@
 
 Researchers' bots speak the 2020 competition protocol; this runs them the way the old platform did:
 ``python -m server --competition`` on a free loopback port, then each client command in seat order
-(the platform seats connections in the order they arrive: 1st and 3rd are one team), waiting for each
-to connect before starting the next. A client is a shell-style command with ``{url}`` (the platform's
-address), ``{seat}`` and ``{name}`` filled in, or the name of one of our bots, optionally with its
-settings as the arena's teams take them (``strong:margin=0.6``), which then plays through the
-protocol with ``python -m server.competition_client``. A client that cannot start, or
-exits before it connects, ends the run at once with its command, exit code and last output.
+(the platform seats connections in the order they arrive, from seat 0: seats 0 and 2 are one team),
+waiting for each to connect before starting the next. A client is a shell-style command with
+``{url}`` (the platform's address), ``{seat}`` and ``{name}`` filled in, or the name of one of our
+bots, optionally with its settings as the arena's teams take them (``strong:margin=0.6``), which then
+plays through the protocol with ``python -m server.competition_client``. A client that cannot start,
+or exits before it connects, ends the run at once with its command, exit code and last output.
 
 Only processes and their output are used here: the engine imports nothing of the server.
 """
@@ -191,8 +191,8 @@ def report(summary: dict[str, Any], clients: list[str]) -> list[str]:
     teams = [f"{clients[0]} + {clients[2]}", f"{clients[1]} + {clients[3]}"]
     lines = [f"protocol arena: {matches} matches, {summary['deals']} deals in {summary['seconds']:.1f} s "
              "(competition2020 rules)"]
-    for team in (0, 1):
-        lines.append(f"team {team + 1} (seats {team + 1} and {team + 3}: {teams[team]}): "
+    for team in (0, 1):  # numbered from 0, as the platform's seats (myPos) and teams are
+        lines.append(f"team {team} (seats {team} and {team + 2}: {teams[team]}): "
                      f"{wins[team]} of {matches} matches won")
     draws = summary["draws"][0]
     if draws:
@@ -203,5 +203,5 @@ def report(summary: dict[str, Any], clients: list[str]) -> list[str]:
     gone = summary["disconnects"]
     if any(gone):
         lines.append("clients that disconnected (our bot played on): "
-                     + ", ".join(f"seat {s + 1} ({clients[s]})" for s, n in enumerate(gone) if n))
+                     + ", ".join(f"seat {s} ({clients[s]})" for s, n in enumerate(gone) if n))
     return lines

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     tributes = c["single"] + c["double"] + c["refused_single"] + c["refused_double"]
     print(f"rules            {rules.name}")
     print(f"matches          {c['matches']}  "
-          f"(won by team 1: {c['winner_team_0']}, team 2: {c['winner_team_1']})")
+          f"(won by team 0: {c['winner_team_0']}, team 1: {c['winner_team_1']})")
     print(f"deals            {deals}  ({deals / max(1, c['matches']):.1f} per match)")
     print(f"actions          {c['actions']}")
     print(f"seconds          {dt:.2f} wall, {cpu:.2f} cpu")

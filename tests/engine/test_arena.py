@@ -197,3 +197,35 @@ def test_a_run_with_settings_names_them(capsys):
     args = ["--team-a", "heuristic:search_cards=0", "--team-b", "random", "--deals", "1", "--quiet"]
     assert main(args) == 0
     assert "A heuristic:search_cards=0 vs B random" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra", [["--rules", "standard"], ["--team-a", "strong"], ["--deals", "5"],
+                                   ["--team-b", "random", "--progress-every", "2"]])
+def test_the_protocol_mode_refuses_the_deal_modes_options(capsys, extra):
+    """They do not apply to it (whole matches of the --client bots, competition2020 rules): a usage error
+    rather than a run that silently ignores them."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--protocol", *["--client", "random"] * 4, *extra])
+    assert exc.value.code == 2
+    assert f"--protocol does not take {extra[0]}" in capsys.readouterr().err
+
+
+def test_protocol_options_without_the_protocol_mode_are_refused(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--client", "random", "--deals", "1"])
+    assert exc.value.code == 2
+    assert "--client and --act-timeout are for --protocol" in capsys.readouterr().err
+
+
+def test_the_protocol_mode_numbers_seats_from_0_as_the_platform(capsys):
+    with pytest.raises(SystemExit):
+        main(["--protocol", "--client", "random"])
+    assert "exactly four --client (seats 0 to 3 in order" in capsys.readouterr().err
+    from engine.protocol_arena import report
+
+    summary = {"matches": 3, "deals": 40, "seconds": 9.0, "victories": [2, 1, 2, 1], "draws": [0, 0, 0, 0],
+               "fallback_turns": [0, 0, 0, 5], "disconnects": [0, 0, 0, 1]}
+    lines = report(summary, ["a", "b", "c", "d"])
+    assert "team 0 (seats 0 and 2: a + c): 2 of 3 matches won" in lines
+    assert "team 1 (seats 1 and 3: b + d): 1 of 3 matches won" in lines
+    assert lines[-1] == "clients that disconnected (our bot played on): seat 3 (d)"

@@ -403,6 +403,9 @@ def test_simulate_prints_the_figures(capsys):
         return line[len(label):].split()
 
     assert field("matches")[0] == "3"
+    # teams numbered as everywhere else (engine views, docs/engine-api.md): team 0 holds seats 0 and 2
+    won = [g.match_winner for g in games]
+    assert " ".join(field("matches")[1:]) == f"(won by team 0: {won.count(0)}, team 1: {won.count(1)})"
     assert field("deals")[0] == str(c["deals"])
     assert float(field("deals per second")[0]) > 0
     for name in ("single", "double", "refused_single", "refused_double"):
