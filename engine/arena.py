@@ -28,6 +28,7 @@ choice stops the run with a clear error instead of being counted.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -373,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
                             "or a command with {url} (and {seat}, {name})")
     proto.add_argument("--act-timeout", type=float, default=None,
                        help="seconds per act before our bot plays for a client (default: wait)")
+    proto.add_argument("--summary", default=None, metavar="FILE",
+                       help="also write the platform's summary (JSON: per-seat counts, every action)")
     args = ap.parse_args(argv)
     if args.protocol:
         given = [f"--{k.replace('_', '-')}" for k in ("team_a", "team_b", "deals", "rules", "progress_every")
@@ -381,8 +384,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--protocol does not take {', '.join(given)} (it plays whole matches with the "
                      "--client bots, competition2020 rules)")
         return protocol_main(args, ap)
-    if args.client or args.act_timeout is not None:
-        ap.error("--client and --act-timeout are for --protocol")
+    if args.client or args.act_timeout is not None or args.summary is not None:
+        ap.error("--client, --act-timeout and --summary are for --protocol")
     args.team_a = args.team_a or "heuristic"
     args.team_b = args.team_b or "random"
     args.deals = 100 if args.deals is None else args.deals
@@ -428,6 +431,9 @@ def protocol_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
     except ArenaError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 1
+    if args.summary:
+        with open(args.summary, "w") as f:
+            json.dump(summary, f)
     for line in report(summary, args.client):
         print(line)
     print(f"wall time {time.perf_counter() - t0:.1f} s")

@@ -185,7 +185,8 @@ def _wait_for_line(lines: _Lines, marker: str | None, echo: Any, timeout: float,
 
 
 def report(summary: dict[str, Any], clients: list[str]) -> list[str]:
-    """Human lines: wins per team and per seat, draws, deals, turns our bot played for a client."""
+    """Human lines: wins per team, draws, deals, and per seat the turns our bot played for a client,
+    its invalid, late and unasked answers and whether it disconnected."""
     wins = summary["victories"]
     matches = summary["matches"]
     teams = [f"{clients[0]} + {clients[2]}", f"{clients[1]} + {clients[3]}"]
@@ -197,11 +198,13 @@ def report(summary: dict[str, Any], clients: list[str]) -> list[str]:
     draws = summary["draws"][0]
     if draws:
         lines.append(f"draws (50 falls from A): {draws}")
-    fallback = summary["fallback_turns"]
-    if any(fallback):
-        lines.append(f"turns our bot played for a slow, invalid or disconnected client, per seat: {fallback}")
-    gone = summary["disconnects"]
-    if any(gone):
-        lines.append("clients that disconnected (our bot played on): "
-                     + ", ".join(f"seat {s} ({clients[s]})" for s, n in enumerate(gone) if n))
+    for seat in range(4):  # what went wrong with each client, as the platform's summary counts it
+        counts = [(summary.get(key) or [0] * 4)[seat] for key in
+                  ("fallback_turns", "invalid_answers", "late_answers", "unasked_answers")]
+        gone = (summary.get("disconnects") or [0] * 4)[seat]
+        if any(counts) or gone:
+            played, invalid, late, unasked = counts
+            lines.append(f"seat {seat} ({clients[seat]}): our bot played {played} of its turns; answers "
+                         f"invalid {invalid}, late {late}, unasked {unasked}"
+                         + ("; disconnected (our bot played on)" if gone else ""))
     return lines

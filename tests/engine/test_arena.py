@@ -214,7 +214,7 @@ def test_protocol_options_without_the_protocol_mode_are_refused(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--client", "random", "--deals", "1"])
     assert exc.value.code == 2
-    assert "--client and --act-timeout are for --protocol" in capsys.readouterr().err
+    assert "--client, --act-timeout and --summary are for --protocol" in capsys.readouterr().err
 
 
 def test_the_protocol_mode_numbers_seats_from_0_as_the_platform(capsys):
@@ -228,4 +228,18 @@ def test_the_protocol_mode_numbers_seats_from_0_as_the_platform(capsys):
     lines = report(summary, ["a", "b", "c", "d"])
     assert "team 0 (seats 0 and 2: a + c): 2 of 3 matches won" in lines
     assert "team 1 (seats 1 and 3: b + d): 1 of 3 matches won" in lines
-    assert lines[-1] == "clients that disconnected (our bot played on): seat 3 (d)"
+    assert lines[-1].startswith("seat 3 (d): ")
+
+
+def test_the_protocol_report_breaks_out_what_went_wrong_per_seat():
+    from engine.protocol_arena import report
+
+    summary = {"matches": 1, "deals": 9, "seconds": 3.0, "victories": [1, 0, 1, 0], "draws": [0, 0, 0, 0],
+               "fallback_turns": [0, 4, 0, 7], "disconnects": [0, 0, 0, 1], "invalid_answers": [0, 1, 0, 0],
+               "late_answers": [0, 3, 0, 0], "unasked_answers": [0, 2, 0, 0]}
+    lines = report(summary, ["a", "b", "c", "d"])
+    assert lines[-2:] == [
+        "seat 1 (b): our bot played 4 of its turns; answers invalid 1, late 3, unasked 2",
+        "seat 3 (d): our bot played 7 of its turns; answers invalid 0, late 0, unasked 0; disconnected "
+        "(our bot played on)"]
+    assert not any(line.startswith(("seat 0", "seat 2")) for line in lines)
