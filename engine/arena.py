@@ -359,7 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--team-b", type=team_arg, metavar="BOT", help=f"{teams} (default random)")
     ap.add_argument("--deals", type=int, help="seeded deals, each played twice (default 100)")
     ap.add_argument("--matches", type=int, default=0, help="play this many whole matches instead of deals")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1,
+                    help="seed of the deals or matches (default 1); in protocol mode, of the platform's "
+                         "first match, and seat N's bot of ours gets seed N")
     ap.add_argument("--rules", choices=sorted(PRESETS), help="rule preset (default standard)")
     ap.add_argument("--quiet", action="store_true", help="no progress output")
     ap.add_argument("--progress-every", type=int, metavar="N",
@@ -416,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
 def protocol_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
     from .protocol_arena import ArenaError, is_our_bot, report, run_protocol
 
+    if args.matches < 0:
+        ap.error("--matches must be at least 1 (0: one match)")
     if len(args.client) != 4:
         ap.error("--protocol needs exactly four --client (seats 0 to 3 in order: 0 and 2 are one team)")
     for spec in args.client:

@@ -96,11 +96,14 @@ def summarize(games: list[Game]) -> Counter:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--matches", type=int, default=20)
-    ap.add_argument("--seed", default="1", help="base seed; match i uses '<seed>-<i>'")
-    ap.add_argument("--rules", default="standard", help=f"preset: {', '.join(PRESETS)}")
+    ap = argparse.ArgumentParser(prog="python -m engine.simulate", description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=20, help="whole matches to play (default 20)")
+    ap.add_argument("--seed", default="1", help="base seed; match i uses '<seed>-<i>' (default 1)")
+    ap.add_argument("--rules", default="standard", choices=sorted(PRESETS),
+                    help="rule preset (default standard)")
     args = ap.parse_args(argv)
+    if args.matches < 1:
+        ap.error(f"--matches must be at least 1, not {args.matches}")
     rules = resolve_rules(args.rules)
     games = []
     t0 = time.perf_counter()

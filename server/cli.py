@@ -84,6 +84,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                       help="also write the final summary (wins, draws, deals, turns our bot played, "
                            "disconnects, invalid and late answers per seat, actions) as JSON to FILE")
     args = p.parse_args(argv)
+    if args.matches < 1:
+        p.error(f"--matches must be at least 1, not {args.matches}")
+    for name in ("act_timeout", "settle"):
+        if getattr(args, name) is not None and not getattr(args, name) >= 0:  # NaN too
+            p.error(f"--{name.replace('_', '-')} must be 0 or more seconds, not {getattr(args, name)}")
     if args.public_url:
         try:
             args.public_url = public_base(args.public_url)

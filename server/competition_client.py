@@ -14,11 +14,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from engine.arena import make_team_bot, team_arg
+from engine.bots import BOTS
 from engine.cards import NAMES, parse_card, parse_rank
 from engine.competition import action_of, play_of_action
 from engine.levels import partner_of
@@ -160,15 +163,27 @@ async def play(url: str, bot_name: str = "heuristic", name: str = "guandan-bot",
     return decisions
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description="Play one seat of a competition-protocol table with our bot")
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m server.competition_client",
+                                 description="Play one seat of a competition-protocol table with our bot")
     ap.add_argument("url", help="the platform's address, e.g. ws://127.0.0.1:23456")
-    ap.add_argument("--bot", default="heuristic", type=team_arg)
-    ap.add_argument("--name", default="guandan-bot")
-    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--bot", default="heuristic", type=team_arg, metavar="BOT",
+                    help=f"our bot: {', '.join(BOTS)} (default heuristic), optionally with settings: "
+                         "strong:margin=0.6")
+    ap.add_argument("--name", default="guandan-bot",
+                    help="the name this client connects with (URL/game/NAME), shown in the platform's "
+                         "progress lines (default guandan-bot)")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="seed of the bot's own random choices, for a reproducible run (default: none)")
     args = ap.parse_args(argv)
-    asyncio.run(play(args.url, args.bot, args.name, args.seed))
+    try:
+        asyncio.run(play(args.url, args.bot, args.name, args.seed))
+    except (OSError, InvalidURI, InvalidHandshake) as exc:
+        print(f"competition_client: cannot connect to {args.url}: {exc or type(exc).__name__}",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

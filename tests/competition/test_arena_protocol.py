@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -102,3 +103,28 @@ def test_our_bots_as_clients_take_settings_as_the_arenas_teams_do() -> None:
         assert done.returncode == 2, done.stderr  # a usage error, before anything starts
         assert "error:" in done.stderr and "Traceback" not in done.stderr
         assert "nosuch" in done.stderr
+
+
+def test_the_competition_client_says_in_one_line_when_it_cannot_connect() -> None:
+    with socket.socket() as sock:  # a loopback port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    done = subprocess.run([sys.executable, "-m", "server.competition_client", f"ws://127.0.0.1:{port}"],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"competition_client: cannot connect to ws://127.0.0.1:{port}: ")
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_the_command_lines_name_themselves_and_explain_their_options() -> None:
+    def help_of(module: str) -> str:
+        return subprocess.run([sys.executable, "-m", module, "--help"], cwd=REPO, capture_output=True,
+                              text=True, timeout=60).stdout
+
+    client = help_of("server.competition_client")
+    assert client.startswith("usage: python -m server.competition_client ")
+    assert "random, heuristic, strong" in client and "strong:margin=0.6" in client
+    assert "--name NAME  the name this client connects with" in client
+    assert "--seed SEED  seed of the bot's own random choices" in client
+    assert help_of("engine.simulate").startswith("usage: python -m engine.simulate ")
+    assert "seat N's bot of ours gets seed N" in " ".join(help_of("engine.arena").split())

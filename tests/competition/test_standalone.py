@@ -9,6 +9,7 @@ import pytest
 from engine import legal_plays, parse_cards
 from engine.cards import parse_rank
 from engine.competition import action_of, hand_order, play_of_action
+from server.cli import parse_args
 
 from .protocol_client import PASS, ProtocolClient
 from .table import run_table
@@ -55,3 +56,17 @@ async def test_silence_falls_back_once_the_act_timeout_is_up():
     assert owed and summary["fallback_turns"][0] == len(owed)
     assert summary["disconnects"] == [0, 0, 0, 0] and summary["invalid_answers"] == [0, 0, 0, 0]
     assert all(c.problems == [] for c in clients)
+
+
+@pytest.mark.parametrize("argv", [["--matches", "0"], ["--matches", "-3"], ["--act-timeout", "-1"],
+                                  ["--act-timeout", "nan"], ["--settle", "-1"]])
+def test_the_platform_refuses_bad_counts_and_times_as_usage_errors(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        parse_args(["--competition", *argv])
+    assert exc.value.code == 2
+    assert f"error: {argv[0]} must be" in capsys.readouterr().err
+
+
+def test_the_platform_takes_zero_times():
+    args = parse_args(["--competition", "--matches", "2", "--act-timeout", "0", "--settle", "0"])
+    assert (args.matches, args.act_timeout, args.settle) == (2, 0.0, 0.0)

@@ -411,3 +411,12 @@ def test_simulate_prints_the_figures(capsys):
     for name in ("single", "double", "refused_single", "refused_double"):
         assert field("  " + name)[0] == str(c[name])
     assert field("A attempts")[0] == str(c["a_attempts"])
+
+
+@pytest.mark.parametrize("argv", [["--rules", "bogus"], ["--matches", "0"]])
+def test_simulate_refuses_bad_options_as_usage_errors(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        simulate_main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m engine.simulate") and argv[0] in err
