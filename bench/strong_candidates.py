@@ -38,7 +38,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from hand_reading import ReadDeals, Story
-from strong_departures import mean_se, play_out, rule_of_thumb
+from strong_departures import mean_se, play_out, rule_of_thumb, show
 
 from engine.bots import make_bot
 from engine.bots.base import Action, View
@@ -151,13 +151,16 @@ def collect(deals: int, seed: str, samples: int, how: str = "search",
     return out
 
 
-def correlation(xs: list[float], ys: list[float]) -> float:
+def correlation(xs: list[float], ys: list[float]) -> float | None:
+    """Pearson's correlation; None (undefined) when either side has no variance."""
     n = len(xs)
+    if n == 0:
+        return None
     mx, my = sum(xs) / n, sum(ys) / n
     sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     sx = sum((x - mx) ** 2 for x in xs)
     sy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sx * sy) if sx and sy else 0.0
+    return sxy / math.sqrt(sx * sy) if sx and sy else None
 
 
 def won(upgrade: int) -> int:
@@ -184,8 +187,8 @@ def report_estimates(data: list[Decision]) -> None:
     for (what, phase), rows in sorted(groups.items()):
         est_l, real_l, est_w, real_w = zip(*rows, strict=True)
         flips = sum(1 for x in real_w if x) / len(rows)
-        print(f"  {what:8s}  {phase:7s}  {len(rows):6d}  {correlation(est_l, real_l):+11.3f}"
-              f"  {correlation(est_w, real_w):+14.3f}  {flips:19.0%}")
+        print(f"  {what:8s}  {phase:7s}  {len(rows):6d}  {show(correlation(est_l, real_l), '+.3f'):>11}"
+              f"  {show(correlation(est_w, real_w), '+.3f'):>14}  {flips:19.0%}")
 
 
 def replay_rule(data: list[Decision], deals: int, bombs: bool) -> None:
@@ -209,11 +212,11 @@ def replay_rule(data: list[Decision], deals: int, bombs: bool) -> None:
     name = "bomb departures allowed" if bombs else (
         f"as it is (bomb departures {'allowed' if StrongBot.bomb_departures else 'left out'})")
     print(f"the bot's rule, {name}: {len(levels) / deals:.2f} departures a deal; a departure is worth "
-          f"{lv:+.3f} levels (SE {lv_se:.3f}), {wn:+.3f} deals won (SE {wn_se:.3f}); "
+          f"{lv:+.3f} levels (SE {show(lv_se)}), {wn:+.3f} deals won (SE {show(wn_se)}); "
           f"a deal: {sum(levels) / deals:+.3f} levels, {sum(wins) / deals:+.3f} deals won")
     for kind, ws in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
         m, se = mean_se(ws)
-        print(f"    {kind:22s} {len(ws):5d} departures, {m:+.3f} deals won each (SE {se:.3f})")
+        print(f"    {kind:22s} {len(ws):5d} departures, {m:+.3f} deals won each (SE {show(se)})")
 
 
 def main() -> None:

@@ -53,12 +53,18 @@ def play_out(view: View, hands: list[list[int]], action: Action, policy: Callabl
     return sim.score(seat % 2)
 
 
-def mean_se(xs: list[int]) -> tuple[float, float]:
+def mean_se(xs: list[int]) -> tuple[float, float | None]:
+    """The mean and its standard error; the error is None (undefined) from fewer than two values."""
     n = len(xs)
     if n < 2:
-        return (xs[0] if xs else 0.0), 0.0
+        return (xs[0] if xs else 0.0), None
     m = sum(xs) / n
     return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+
+
+def show(x: float | None, spec: str = ".3f") -> str:
+    """A figure as ``format(x, spec)``, or ``n/a`` when it is undefined (None)."""
+    return "n/a" if x is None else format(x, spec)
 
 
 def main() -> None:
@@ -98,7 +104,8 @@ def main() -> None:
     print(f"decisions of seats 0 and 2: {decisions}; departures: {n} ({n / max(1, args.deals):.2f} a deal)")
     print(f"departures better / worse / same (levels): {sum(x > 0 for x in levels)} / "
           f"{sum(x < 0 for x in levels)} / {sum(x == 0 for x in levels)}")
-    print(f"worth of a departure: {lv:+.3f} levels (SE {lv_se:.3f}), {wn:+.3f} deals won (SE {wn_se:.3f})")
+    print(f"worth of a departure: {lv:+.3f} levels (SE {show(lv_se)}), "
+          f"{wn:+.3f} deals won (SE {show(wn_se)})")
     print(f"worth per deal: {sum(levels) / max(1, args.deals):+.3f} levels, "
           f"{sum(wins) / max(1, args.deals):+.3f} deals won")
     print(f"CPU time {time.process_time() - t0:.0f} s")

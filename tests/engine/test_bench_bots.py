@@ -81,3 +81,18 @@ def test_the_real_hands_explain_the_others_play_better_than_sampled_ones() -> No
             assert sorted(sum(start, [])) == sorted(sum(story.start, []))  # the same cards, dealt otherwise
             sampled_total += misses(start, story, view["level"], seat) / 20
     assert real_total < 0.8 * sampled_total
+
+
+def test_undefined_figures_print_as_n_a_not_as_zero() -> None:
+    """A correlation with a side of no variance, and a standard error from one value, are undefined:
+    bench/strong_candidates.py prints them ``n/a`` (they read +0.000 and SE 0.000, as if measured)."""
+    sys.path.insert(0, str(BENCH))
+    from strong_candidates import correlation
+    from strong_departures import mean_se, show
+
+    assert correlation([1.0, 1.0, 1.0], [0.0, 1.0, 2.0]) is None
+    assert correlation([0.0, 1.0, 2.0], [0.0, 0.0, 0.0]) is None
+    assert correlation([0.0, 1.0, 2.0], [0.0, 2.0, 4.0]) == 1.0
+    assert mean_se([1]) == (1, None)
+    assert mean_se([0, 1])[1] == 0.5
+    assert show(None, "+.3f") == "n/a" and show(0.25, "+.3f") == "+0.250" and show(None) == "n/a"
