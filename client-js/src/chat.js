@@ -9,6 +9,7 @@ const BUBBLE_MS = 4000;
 
 export const chat = {
   open: false, // the list of phrases is up
+  refocus: false, // the list just opened or closed: the focus follows once drawn
   bubbles: new Map(), // seat -> { phrase, timer }: what each seat said last, while it shows
 };
 
@@ -46,7 +47,16 @@ export function forgetSaid() {
 
 export function toggleChat(open = !chat.open) {
   chat.open = open;
+  chat.refocus = true;
   draw.render();
+}
+
+/** After a render: the keys go to the list when it opens, and back to Say when it closes (they stayed on
+ * Say behind the list, then fell to the page). */
+export function focusChat(root) {
+  if (!chat.refocus) return;
+  chat.refocus = false;
+  root.querySelector(chat.open ? "[data-testid=phrase-0]" : "[data-testid=chat-open]")?.focus({ preventScroll: true });
 }
 
 /** Beside one's own name at the table (the rows of controls are full on a phone held sideways). */
@@ -70,6 +80,6 @@ export function chatSheet() {
       "data-testid": "chat" },
       h("h2", { id: "chat-title", text: t("chatTitle") }),
       h("div", { class: "phrases" }, t("phrases").map((text, phrase) =>
-        h("button", { "data-testid": `phrase-${phrase}`, onclick: () => { chat.open = false; draw.say(phrase); }, text }))),
+        h("button", { "data-testid": `phrase-${phrase}`, onclick: () => { toggleChat(false); draw.say(phrase); }, text }))),
       h("button", { class: "primary", "data-testid": "chat-close", onclick: () => toggleChat(false) }, t("close"))));
 }

@@ -26,7 +26,7 @@ export const TEXT = {
     takeover: "{from}出完了，{to}接风", takeoverMe: "你来接风",
     leadPasses: "{from}出完了，由{to}出牌", leadPassesMe: "{from}出完了，由你出牌",
     leaveTitle: "离开牌桌？", leaveStay: "留下",
-    leaveText: "离开后机器人立即替你出牌。座位会为你保留：回到首页点「继续游戏」即可回来接着打。",
+    leaveText: "离开后机器人立即替你出牌。座位会为你保留：回到首页点「继续房间…的牌局」即可回来接着打。",
     returnCard: "还贡", chooseReturn: "选一张绿色高亮的牌还给 {name}", waitReturn: "等待 {names} 还贡",
     refused: "抗贡：{names} 有两张大王，本局不进贡", refusedTwo: "抗贡：{names} 两人合有两张大王，本局不进贡", tributeLine: "{from} 向 {to} 进贡",
     returnLine: "{from} 还给 {to}", tributeLineMe: "你向 {to} 进贡", returnLineMe: "你还给 {to}", you2: "你",

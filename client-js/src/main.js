@@ -24,7 +24,9 @@ import {
   storyHelpers, summaryPanel, toastLayer, toggleHistory,
 } from "./story.js";
 import { receivedCard, tributeBox, tributeRecord } from "./tribute-box.js";
-import { bubble, chat, chatButton, chatHelpers, chatSheet, forgetSaid, noteSaid, toggleChat } from "./chat.js";
+import {
+  bubble, chat, chatButton, chatHelpers, chatSheet, focusChat, forgetSaid, noteSaid, toggleChat,
+} from "./chat.js";
 
 const AUTO_INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
 const TIMERS = [0, 10, 15, 20, 30, 60];
@@ -468,6 +470,7 @@ function ownGroups(view) {
 /** 理牌: the picked cards make a group of their own (or, picked as one group, go back in the hand). */
 function groupPicked(view) {
   if (!ui.selected.size) return;
+  if (ui.readings) cancelReadings(); // the choice was for those cards picked (it then played others)
   setGroups(groupSelected(handGroups(view), ui.selected));
   ui.selected.clear();
   render();
@@ -923,6 +926,7 @@ function render() {
   ui.screen = place;
   fitHand(root.querySelector("[data-testid=hand]"));
   pinHistory(root);
+  focusChat(root);
   focusResult(root, view);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);

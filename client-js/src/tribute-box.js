@@ -27,7 +27,8 @@ function tributeLines(view, { seatName, cardEl }) {
   const tr = view.tribute;
   // two givers hold them "between them" (it read as if each held both)
   const givers = tr.givers || [];
-  if (tr.refused) return t(givers.length > 1 ? "refusedTwo" : "refused", { names: givers.map(seatName).join(t("listSep")) });
+  const named = (seat) => (seat === view.seat ? t("you2") : seatName(seat)); // "you", as in the lines below
+  if (tr.refused) return t(givers.length > 1 ? "refusedTwo" : "refused", { names: givers.map(named).join(t("listSep")) });
   // who gives whom, with "you" for this seat (it read its own name as if someone else had paid)
   const words = (key, { from, to }) => t(from === view.seat ? `${key}Me` : key,
     { from: seatName(from), to: to === view.seat ? t("you2") : seatName(to) });

@@ -27,10 +27,17 @@ def test_a_phrase_said_is_read_at_the_speaker_s_seat_in_each_reader_s_language(b
     ann.click("[data-testid=chat-open]")
     sheet = ann.locator("[data-testid=chat]")
     assert sheet.locator("button[data-testid^=phrase-]").count() == 10
-    ann.keyboard.press("Enter")  # the list takes the keys: not a play of the picked card
-    ann.keyboard.press("Escape")
+    focused = "() => document.activeElement?.dataset?.testid"
+    ann.wait_for_function(f"({focused})() === 'phrase-0'")  # the keys go to the list (they stayed behind it)
+    ann.keyboard.press("Enter")  # says the phrase in focus, and is not a play of the picked card
     sheet.wait_for(state="detached")
+    ann.wait_for_function(f"({focused})() === 'chat-open'")  # and back to Say (they fell to the page)
+    assert bo.locator("[data-testid=said-0]").inner_text() == "Hurry up, please"
     assert view_of(ann)["counts"][0] == 27
+    ann.click("[data-testid=chat-open]")
+    ann.keyboard.press("Escape")  # Escape closes the list, saying nothing
+    sheet.wait_for(state="detached")
+    ann.wait_for_timeout(2_100)  # one phrase every 2 s
     ann.click("[data-testid=chat-open]")
     ann.click("[data-testid=phrase-1]")
     # at Ann's seat, for both: in Chinese for her, in English for Bo

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from test_browser import PHONE, can_act, start_with_bots, take_turn, view_of
+from test_browser import PHONE, ambiguous_lead, can_act, start_with_bots, take_turn, view_of
 
 
 def manual_groups(page) -> list[list[int]]:
@@ -93,3 +93,28 @@ def test_picked_cards_grouped_stand_apart_stay_after_a_reload_and_leave_when_pla
                   over)
     assert page.evaluate(stored) == 0
     ctx.close()
+
+
+def test_grouping_the_cards_of_an_open_choice_closes_it(browser, live_server):
+    """理牌 pressed while the choice of readings was up un-picked the cards but left the choice: its
+    play then went out while the group kept the played cards' codes and took the other deck's copies."""
+    seed, (cards, _ways) = next((s, found) for s in range(300) if (found := ambiguous_lead(s)))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Ann")
+    page.select_option("[data-testid=bot-delay]", "2")
+    page.click("[data-testid=create-form] summary")
+    page.fill("[data-testid=seed]", str(seed))
+    page.click("[data-testid=create]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    pick(page, cards)
+    page.click("[data-testid=play]")
+    page.wait_for_selector("[data-testid=readings]", timeout=10_000)
+    page.keyboard.press("g")
+    assert page.locator("[data-testid=readings]").count() == 0
+    assert manual_groups(page) == [sorted(cards)]
+    page.keyboard.press("Enter")  # nothing picked now: no play goes out
+    page.wait_for_timeout(300)
+    assert len(view_of(page)["hand"]) == 27 and manual_groups(page) == [sorted(cards)]
+    page.close()
