@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from test_browser import view_of
 from test_story import PHONE, open_seat, room_of_two
+from test_table_controls import phone_at_its_turn
 
 pytestmark = pytest.mark.slow
 
@@ -58,3 +59,37 @@ def test_a_phrase_said_is_read_at_the_speaker_s_seat_in_each_reader_s_language(b
     bo.locator("[data-testid=said-1]").wait_for(state="detached", timeout=8_000)
     ann_ctx.close()
     bo_ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 800)])
+def test_bubbles_leave_the_trick_the_turn_line_and_the_counts_in_sight(browser, live_server, size):
+    """Over a side seat a bubble hid its count and last play, in the middle the trick and the turn line
+    (one phrase every 2 s, 4 s each: a player could keep them covered)."""
+    ctx, page = phone_at_its_turn(browser, live_server, size, "en", seed=1)
+    page.click("[data-testid=suggest]")
+    page.click("[data-testid=play]")
+    page.wait_for_function(
+        "() => { const v = globalThis.guandan.ui.state.view; return v.turn === 0 && v.hand.length < 27; }",
+        timeout=15_000)
+    page.wait_for_selector("[data-testid=your-turn]")
+    for seat, phrase in ((0, 0), (1, 4), (2, 3), (3, 9)):  # the longest phrases, all at once
+        page.evaluate("([seat, phrase]) => globalThis.guandan.conn.handlers.onSaid("
+                      "{type: 'said', seat, phrase})", [seat, phrase])
+    covered = page.evaluate("""() => {
+        const boxes = (sel) => [...document.querySelectorAll(sel)].map(e => [sel, e.getBoundingClientRect()]);
+        const keep = [...boxes('[data-testid=top-cards]'), ...boxes('[data-testid=top-label]'),
+                      ...boxes('[data-testid=your-turn]'), ...boxes('[data-testid^=count-]'),
+                      ...boxes('[data-testid=play]')];
+        const out = [];
+        for (const b of document.querySelectorAll('.said')) {
+            const r = b.getBoundingClientRect();
+            if (r.left < 0 || r.right > innerWidth || r.top < 0) out.push([b.dataset.testid, 'off screen']);
+            for (const [sel, k] of keep) {
+                const overlap = r.left < k.right && k.left < r.right && r.top < k.bottom && k.top < r.bottom;
+                if (overlap) out.push([b.dataset.testid, sel]);
+            }
+        }
+        return out; }""")
+    assert page.locator(".said").count() == 4
+    assert covered == [], covered
+    ctx.close()
