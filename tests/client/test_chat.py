@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_browser import view_of
 from test_story import PHONE, open_seat, room_of_two
-from test_table_controls import phone_at_its_turn
+from test_table_controls import phone_at_its_turn, play_on_to_the_next_turn
 
 pytestmark = pytest.mark.slow
 
@@ -66,12 +66,7 @@ def test_bubbles_leave_the_trick_the_turn_line_and_the_counts_in_sight(browser, 
     """Over a side seat a bubble hid its count and last play, in the middle the trick and the turn line
     (one phrase every 2 s, 4 s each: a player could keep them covered)."""
     ctx, page = phone_at_its_turn(browser, live_server, size, "en", seed=1)
-    page.click("[data-testid=suggest]")
-    page.click("[data-testid=play]")
-    page.wait_for_function(
-        "() => { const v = globalThis.guandan.ui.state.view; return v.turn === 0 && v.hand.length < 27; }",
-        timeout=15_000)
-    page.wait_for_selector("[data-testid=your-turn]")
+    play_on_to_the_next_turn(page)
     for seat, phrase in ((0, 0), (1, 4), (2, 3), (3, 9)):  # the longest phrases, all at once
         page.evaluate("([seat, phrase]) => globalThis.guandan.conn.handlers.onSaid("
                       "{type: 'said', seat, phrase})", [seat, phrase])

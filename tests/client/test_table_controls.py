@@ -377,15 +377,21 @@ def test_the_table_fits_a_phone_without_scrolling(browser, live_server, size, la
     assert shown == counter
     # and with a trick on the table (it took 50 px more at 320x568 and 360x640, 54 px at 568x320: Play
     # and Pass were below the fold at every turn but the first)
+    play_on_to_the_next_turn(page)
+    assert page.locator("[data-testid=top-cards] .card").count() > 0
+    whole_table_on_the_screen(page, height)
+    ctx.close()
+
+
+def play_on_to_the_next_turn(page) -> None:
+    """Seat 0 plays the suggestion at its first turn, and the bots play on to its next (a trick on the
+    table; instant bots)."""
     page.click("[data-testid=suggest]")
     page.click("[data-testid=play]")
     page.wait_for_function(
         "() => { const v = globalThis.guandan.ui.state.view; return v.turn === 0 && v.hand.length < 27; }",
         timeout=15_000)
     page.wait_for_selector("[data-testid=your-turn]")
-    assert page.locator("[data-testid=top-cards] .card").count() > 0
-    whole_table_on_the_screen(page, height)
-    ctx.close()
 
 
 def whole_table_on_the_screen(page, height: int) -> None:
