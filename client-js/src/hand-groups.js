@@ -54,9 +54,13 @@ export function withGroups(arranged, groups) {
  */
 export function groupSelected(shown, selected) {
   const picked = shown.flat().filter((c) => selected.has(c.key));
-  const undone = shown.some((g) => g.manual && g.length === picked.length && g.every((c) => selected.has(c.key)));
   const kept = withoutPicked(shown, selected);
-  return undone || !picked.length ? kept : [...kept, picked.map((c) => c.card)];
+  return isOneGroup(shown, selected) || !picked.length ? kept : [...kept, picked.map((c) => c.card)];
+}
+
+/** Whether the cards picked are exactly one of the player's groups (理牌 then undoes it). */
+export function isOneGroup(shown, selected) {
+  return shown.some((g) => g.manual && g.length === selected.size && g.every((c) => selected.has(c.key)));
 }
 
 /**

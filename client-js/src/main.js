@@ -13,7 +13,7 @@ import { refusalText } from "./refusals.js";
 import { matchRecord, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
-import { groupSelected, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
+import { groupSelected, isOneGroup, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, leftOnPurpose, loadSeat, loadWatch, markLeft, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
@@ -821,7 +821,7 @@ function actionBar(view) {
   const mine = myTurn(view);
   // with cards picked the sort button groups them (理牌, as in the apps); else it cycles the sort
   const grouping = ui.selected.size > 0 && !returning;
-  const undo = grouping && handGroups(view).some((g) => g.manual && g.length === ui.selected.size && g.every((c) => ui.selected.has(c.key)));
+  const undo = grouping && isOneGroup(handGroups(view), ui.selected);
   const [sortMain, sortSub] = grouping ? [t("group"), t(undo ? "groupUndo" : "groupMake")] : [t("sort"), t(SORT_LABEL[ui.sortMode])];
   return h("div", { class: "actions" },
     ui.readings && mine ? readingsBar() : null,

@@ -31,7 +31,7 @@ function tributeLines(view, { seatName, cardEl }) {
   if (tr.refused) return t(givers.length > 1 ? "refusedTwo" : "refused", { names: givers.map(named).join(t("listSep")) });
   // who gives whom, with "you" for this seat (it read its own name as if someone else had paid)
   const words = (key, { from, to }) => t(from === view.seat ? `${key}Me` : key,
-    { from: seatName(from), to: to === view.seat ? t("you2") : seatName(to) });
+    { from: seatName(from), to: named(to) });
   // a joker named in words too (the small card's sideways BIG/SMALL was unreadable at a phone's size)
   const card = (code) => [cardEl(code, view.level, { small: true }),
     code >= 52 ? h("span", { class: "card-word", text: cardWord(code) }) : null];
