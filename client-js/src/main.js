@@ -516,7 +516,6 @@ async function playSelected(view) {
   const ways = found.readings || [];
   if (ways.length > 1) {
     ui.readings = { cards, ways };
-    ui.message = { text: t("chooseReading"), kind: "hint" };
     render();
     return;
   }
@@ -548,12 +547,16 @@ function readingLabel(way) {
   return way.kind === "straight_flush" || way.kind === "joker_bomb" ? name : `${tIn("kinds", way.kind) || way.kind} ${name}`;
 }
 
+// over the foot of the table, out of its flow: in it, the choice and its prompt pushed Play below a
+// phone's screen (320x568: 92 px too tall)
 function readingsBar() {
   const { cards, ways } = ui.readings;
-  return h("div", { class: "row center readings", role: "group", "aria-label": t("chooseReading"), "data-testid": "readings" },
-    ways.map((way, i) => h("button", { class: i === 0 ? "primary" : "", "data-testid": `reading-${i}`,
-      onclick: () => playAs(cards, way) }, `${i + 1}. ${readingLabel(way)}`)),
-    h("button", { "data-testid": "reading-cancel", onclick: cancelReadings }, t("cancel")));
+  return h("div", { class: "readings", role: "group", "aria-label": t("chooseReading"), "data-testid": "readings" },
+    h("p", { class: "readings-prompt", text: t("chooseReading") }),
+    h("div", { class: "row center" },
+      ways.map((way, i) => h("button", { class: i === 0 ? "primary" : "", "data-testid": `reading-${i}`,
+        onclick: () => playAs(cards, way) }, `${i + 1}. ${readingLabel(way)}`)),
+      h("button", { "data-testid": "reading-cancel", onclick: cancelReadings }, t("cancel"))));
 }
 
 async function pass() {

@@ -530,7 +530,7 @@ def test_a_selection_with_several_readings_offers_the_choice(browser, live_serve
     """RULES.md §3: with a wild card, x4567 may be 34567 or 45678 (or a straight flush): the player
     picks; the server's default comes first, Escape closes the choice, a number key picks."""
     seed, (cards, ways) = next((s, found) for s in range(300) if (found := ambiguous_lead(s)))
-    page = browser.new_page(viewport=PHONE)
+    page = browser.new_page(viewport={"width": 320, "height": 568})  # the smallest phone we lay out for
     page.goto(live_server + "/")
     page.fill("[data-testid=create-form] [data-testid=nickname]", "Chooser")
     page.select_option("[data-testid=bot-delay]", "2")  # our play stays on top while we look at it
@@ -547,7 +547,7 @@ def test_a_selection_with_several_readings_offers_the_choice(browser, live_serve
         for card in cards:
             i = next(i for i, c in enumerate(codes) if c == card and i not in used)
             used.add(i)
-            hand.nth(i).click()
+            hand.nth(i).click(position={"x": 5, "y": 12})  # where the card is not under the next one
 
     select()
     page.click("[data-testid=play]")
@@ -558,6 +558,12 @@ def test_a_selection_with_several_readings_offers_the_choice(browser, live_serve
           "full_house": "三带二", "bomb": "炸弹", "triple": "三张", "pair": "对子"}
     labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
     assert all(zh[k] in label for (k, _v), label in zip(ways, labels, strict=True)), labels
+    # the choice and its prompt stand over the table's foot: in its flow they pushed Play and the choice's
+    # last buttons below the screen (92 px too tall at 320x568)
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= 568
+    for b in ("[data-testid=reading-cancel]", *(f"[data-testid=reading-{i}]" for i in range(len(ways)))):
+        box = page.locator(b).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 568, (b, box)
     page.keyboard.press("Escape")  # closes the choice, keeps the selection
     assert page.locator("[data-testid=readings]").count() == 0
     assert page.evaluate("() => globalThis.guandan.ui.selected.size") == len(cards)
