@@ -65,7 +65,7 @@ export function chatButton() {
     onclick: () => toggleChat() }, t("chat"));
 }
 
-/** The bubble over `seat`'s box while its phrase shows, else null. */
+/** The bubble beside `seat`'s box (style.css .said places it) while its phrase shows, else null. */
 export function bubble(seat) {
   const said = chat.bubbles.get(seat);
   return said ? h("div", { class: "said", role: "status", "data-testid": `said-${seat}`, "data-phrase": said.phrase,
