@@ -4,6 +4,7 @@ language, in real Chromium on a real server."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 from test_browser import view_of
 from test_story import PHONE, open_seat, room_of_two
 from test_table_controls import phone_at_its_turn, play_on_to_the_next_turn
@@ -33,7 +34,7 @@ def test_a_phrase_said_is_read_at_the_speaker_s_seat_in_each_reader_s_language(b
     ann.keyboard.press("Enter")  # says the phrase in focus, and is not a play of the picked card
     sheet.wait_for(state="detached")
     ann.wait_for_function(f"({focused})() === 'chat-open'")  # and back to Say (they fell to the page)
-    assert bo.locator("[data-testid=said-0]").inner_text() == "Hurry up, please"
+    expect(bo.locator("[data-testid=said-0]")).to_have_text("Hurry up, please")
     assert view_of(ann)["counts"][0] == 27
     ann.click("[data-testid=chat-open]")
     ann.keyboard.press("Escape")  # Escape closes the list, saying nothing
@@ -42,20 +43,20 @@ def test_a_phrase_said_is_read_at_the_speaker_s_seat_in_each_reader_s_language(b
     ann.click("[data-testid=chat-open]")
     ann.click("[data-testid=phrase-1]")
     # at Ann's seat, for both: in Chinese for her, in English for Bo
-    assert ann.locator("[data-testid=said-0]").inner_text() == "好牌！"
-    assert bo.locator("[data-testid=said-0]").inner_text() == "Nice play!"
+    expect(ann.locator("[data-testid=said-0]")).to_have_text("好牌！")
+    expect(bo.locator("[data-testid=said-0]")).to_have_text("Nice play!")
     assert sheet.count() == 0
     # a second phrase at once: refused in words, the first still up
     ann.click("[data-testid=chat-open]")
     ann.click("[data-testid=phrase-2]")
     ann.wait_for_function("() => document.querySelector('[data-testid=message]')?.dataset.code"
                           " === 'rate_limited'")
-    assert bo.locator("[data-testid=said-0]").inner_text() == "Nice play!"
+    expect(bo.locator("[data-testid=said-0]")).to_have_text("Nice play!")
     # Bo answers: his bubble at his seat, on both screens, and gone after a few seconds
     bo.click("[data-testid=chat-open]")
     bo.click("[data-testid=phrase-8]")
-    assert ann.locator("[data-testid=said-1]").inner_text() == "谢谢"
-    assert bo.locator("[data-testid=said-1]").inner_text() == "Thanks"
+    expect(ann.locator("[data-testid=said-1]")).to_have_text("谢谢")
+    expect(bo.locator("[data-testid=said-1]")).to_have_text("Thanks")
     bo.locator("[data-testid=said-1]").wait_for(state="detached", timeout=8_000)
     ann_ctx.close()
     bo_ctx.close()
