@@ -13,6 +13,7 @@ import { refusalText } from "./refusals.js";
 import { matchRecord, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted } from "./hand-fit.js";
+import { keepBubblesPlaced, placeBubbles } from "./bubble-place.js";
 import { groupSelected, isOneGroup, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, leftOnPurpose, loadSeat, loadWatch, markLeft, serverNowMs } from "./net.js";
@@ -930,6 +931,7 @@ function render() {
   fitHand(root.querySelector("[data-testid=hand]"));
   pinHistory(root);
   focusChat(root);
+  placeBubbles(root);
   focusResult(root, view);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
@@ -1108,6 +1110,7 @@ const saved = linked ? loadSeat(linked) : null;
 if (saved?.token) conn.room = { code: linked, seat: saved.seat, token: saved.token };
 else if (linked && loadWatch(linked)) conn.room = { code: linked, seat: null, watch: loadWatch(linked) };
 keepHandFitted();
+keepBubblesPlaced();
 slideToSelect({
   selected: () => ui.selected,
   select: (keys) => {

@@ -62,7 +62,7 @@ def test_a_phrase_said_is_read_at_the_speaker_s_seat_in_each_reader_s_language(b
     bo_ctx.close()
 
 
-@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1280, 800)])
+@pytest.mark.parametrize("size", [(320, 568), (568, 320), (390, 844), (844, 390), (1280, 800)])
 def test_bubbles_leave_the_trick_the_turn_line_and_the_counts_in_sight(browser, live_server, size):
     """Over a side seat a bubble hid its count and last play, in the middle the trick and the turn line
     (one phrase every 2 s, 4 s each: a player could keep them covered)."""
@@ -75,12 +75,15 @@ def test_bubbles_leave_the_trick_the_turn_line_and_the_counts_in_sight(browser, 
         const boxes = (sel) => [...document.querySelectorAll(sel)].map(e => [sel, e.getBoundingClientRect()]);
         const keep = [...boxes('[data-testid=top-cards]'), ...boxes('[data-testid=top-label]'),
                       ...boxes('[data-testid=your-turn]'), ...boxes('[data-testid^=count-]'),
-                      ...boxes('[data-testid=play]')];
+                      ...boxes('[data-testid=play]'), ...boxes('.seat-box .who'),
+                      ...boxes('[data-testid=hand] .card'), ...boxes('[data-testid=counter]')];
         const out = [];
         for (const b of document.querySelectorAll('.said')) {
             const r = b.getBoundingClientRect();
+            const others = [...document.querySelectorAll('.said')].filter(o => o !== b)
+                .map(o => [o.dataset.testid, o.getBoundingClientRect()]);
             if (r.left < 0 || r.right > innerWidth || r.top < 0) out.push([b.dataset.testid, 'off screen']);
-            for (const [sel, k] of keep) {
+            for (const [sel, k] of [...keep, ...others]) {
                 const overlap = r.left < k.right && k.left < r.right && r.top < k.bottom && k.top < r.bottom;
                 if (overlap) out.push([b.dataset.testid, sel]);
             }
