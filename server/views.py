@@ -44,9 +44,9 @@ def match_record(game: Game) -> list[dict[str, Any]]:
     made_of, record = _last_record
     if made_of is game and len(record) == len(game.results):
         return record
-    record = [{"deal": r["deal"], "places": list(r["places"]), "winner_team": r["winner_team"],
-               "levels_before": list(r["levels_before"]), "levels": list(r["levels"]),
-               "match_won": r["match_won"]} for r in game.results]
+    record = [{"deal": r["deal"], "level": r["level"], "places": list(r["places"]),
+               "winner_team": r["winner_team"], "levels_before": list(r["levels_before"]),
+               "levels": list(r["levels"]), "match_won": r["match_won"]} for r in game.results]
     _last_record = (game, record)
     return record
 

@@ -54,7 +54,8 @@ export function invitePanel(room, deps) {
       h("button", { "data-testid": "copy-code", onclick: () => deps.copyText(room.code) }, t("copyCode")),
       h("button", { "data-testid": "copy-link", onclick: () => deps.copyText(link) }, t("copyLink")),
       deps.share ? h("button", { "data-testid": "share", onclick: () => deps.share(link) }, t("share")) : null),
-    local ? h("p", { class: "warn", role: "note", "data-testid": "invite-local", text: t("inviteLocal") })
+    // how to start the server for friends: the host's business (a guest who joined can do nothing about it)
+    local ? (deps.isHost ? h("p", { class: "warn", role: "note", "data-testid": "invite-local", text: t("inviteLocal") }) : null)
       : h("figure", { class: "qr" },
         h("img", { src: qrImage(link), alt: t("qrAlt"), width: 176, height: 176, "data-testid": "invite-qr" }),
         h("figcaption", { class: "hint", text: t("scanToJoin") })),

@@ -8,7 +8,7 @@ import { inviteOverlay, invitePanel } from "./invite.js";
 import { leaveNeedsAsking, leaveOverlay } from "./leave-confirm.js";
 import { counterStrip } from "./counter.js";
 import { roomOptions, settingsLine } from "./options.js";
-import { readyControls } from "./ready.js";
+import { matchTitle, readyControls } from "./ready.js";
 import { refusalText } from "./refusals.js";
 import { matchRecord, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
@@ -471,7 +471,7 @@ function ownGroups(view) {
 /** 理牌: the picked cards make a group of their own (or, picked as one group, go back in the hand). */
 function groupPicked(view) {
   if (!ui.selected.size) return;
-  if (ui.readings) cancelReadings(); // the choice was for those cards picked (it then played others)
+  selectionChanged(); // a choice open was for those cards picked (it then played others)
   setGroups(groupSelected(handGroups(view), ui.selected));
   ui.selected.clear();
   render();
@@ -695,13 +695,14 @@ function levelsBar(view) {
     h("span", { class: "chip-label", text: teamName(team, me) }), h("strong", { text: rankText(view.levels[team]) }),
     aAttempt(view, team));
   const wildCard = (view.level - 2) * 4 + 1;
+  const ours = me === null || me === undefined ? 0 : teamOf(me); // 我方 on the left for every player
   return h("div", { class: "levels", "data-testid": "levels" },
-    chip(0),
+    chip(ours),
     h("span", { class: "deal-level", "data-testid": "deal-level" },
       h("span", { class: "chip-label", text: t("deal", { n: view.deal }) }),
       h("span", {}, `${t("dealLevel")} `, h("strong", { text: rankText(view.level) })),
       h("span", { class: "wild-chip", title: t("wild") }, cardEl(wildCard, view.level, { small: true }), h("span", { text: t("wild") }))),
-    chip(1));
+    chip(1 - ours));
 }
 
 /** The lead passed from `from` (out of cards, its play unbeaten) to `to`: 接风 when they are partners. */
@@ -746,7 +747,7 @@ function resultPanel(view) {
   const seated = me !== null && me !== undefined;
   const winner = view.match_winner ?? r.winner_team;
   const title = over
-    ? `🏆 ${t("matchWon")} ${seated ? (winner === teamOf(me) ? t("weWon") : t("theyWon")) : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`
+    ? matchTitle(seated ? winner === teamOf(me) : null, winner)
     : `${t("result")} · ${t("deal", { n: r.deal })}`;
   const before = r.levels_before || r.levels;
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
@@ -766,7 +767,7 @@ function resultPanel(view) {
       leftoverBlock(view),
       h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),
       // kept in sight at the panel's foot while the rest scrolls (a phone shows only part of the result)
-      h("div", { class: "result-foot" }, readyControls(view, { seatName, act, leave }))));
+      h("div", { class: "result-foot" }, readyControls(view, { seatName, act, leave, autoOn: autoOn(view), stopAuto: () => setAuto(false) }))));
 }
 
 /** Auto-play as the switch shows it: the player's pending choice, else the server's. */
@@ -786,8 +787,15 @@ function autoControls(view) {
       AUTO_INTERVALS.map((s) => h("option", { value: s, selected: Number(interval) === s, text: `${s} ${t("seconds")}` }))) : null);
 }
 
+/** Other cards picked: the choice of readings was for the ones before, and so was a refusal ("not a
+ * legal play: ♠3 ♠6" stood with nothing picked). */
+function selectionChanged() {
+  if (ui.readings) cancelReadings();
+  if (ui.message?.kind === "error") ui.message = null;
+}
+
 function toggleCard(view, key) {
-  if (ui.readings) cancelReadings(); // another selection: another choice
+  selectionChanged();
   if (ui.selected.has(key)) ui.selected.delete(key);
   else {
     if (owesReturn(view)) ui.selected.clear();
@@ -832,7 +840,7 @@ function actionBar(view) {
     h("div", { class: "row center" },
       returning
         ? h("button", { class: "primary", "data-testid": "return", onclick: () => returnSelected(view) }, t("returnCard"))
-        : [h("button", { class: "primary", "data-testid": "play", disabled: !mine, onclick: () => playSelected(view) }, t("play")),
+        : [h("button", { class: "primary", "data-testid": "play", disabled: !mine || !ui.selected.size, onclick: () => playSelected(view) }, t("play")),
           h("button", { "data-testid": "pass", disabled: !mine || !view.top, onclick: pass }, t("pass"))],
       h("button", { "data-testid": "suggest", disabled: !(mine || returning), onclick: () => suggest(view) }, t("suggest")),
       // two spans: on a narrow phone they stack, so the four buttons keep to one row
@@ -1114,7 +1122,7 @@ keepBubblesPlaced();
 slideToSelect({
   selected: () => ui.selected,
   select: (keys) => {
-    if (ui.readings) cancelReadings(); // another selection: another choice
+    selectionChanged();
     ui.selected = keys;
     render();
   },

@@ -10,8 +10,18 @@ export function waitingFor(view) {
   return (view.ready || []).map((ok, seat) => (ok ? null : seat)).filter((seat) => seat !== null);
 }
 
-/** The buttons and the waiting line under a deal's (or the match's) result. */
-export function readyControls(view, { seatName, act, leave }) {
+/** The match's end as each reader takes it: `ours` true (a win), false (a loss, not a trophy), null (a
+ * spectator: the winning team). */
+export function matchTitle(ours, winner) {
+  if (ours === false) return t("matchLost");
+  return `🏆 ${t("matchWon")} ${ours ? t("weWon") : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`;
+}
+
+/**
+ * The buttons and the waiting line under a deal's (or the match's) result. A player on auto-play is
+ * counted ready by the server and the result covers the switch: they are told, and may stop it here.
+ */
+export function readyControls(view, { seatName, act, leave, autoOn = false, stopAuto = () => {} }) {
   const me = view.seat;
   const seated = me !== null && me !== undefined;
   const over = view.phase === "match_over";
@@ -29,6 +39,10 @@ export function readyControls(view, { seatName, act, leave }) {
       pressed ? t("rematchAsked") : t("rematch"))
     : h("button", { class: "primary", "data-testid": "next-deal", disabled: pressed, onclick: () => act({ type: "next_deal" }) },
       pressed ? t("readyDone") : t("nextDeal"));
-  return [line, h("div", { class: "row center" }, main,
+  const auto = autoOn && !over
+    ? h("p", { class: "hint auto-line", "data-testid": "result-auto" }, t("autoStillOn"), " ",
+      h("button", { class: "small", "data-testid": "result-auto-stop", onclick: stopAuto }, t("autoStop")))
+    : null;
+  return [auto, line, h("div", { class: "row center" }, main,
     over ? h("button", { "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby")) : null)];
 }

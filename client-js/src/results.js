@@ -28,7 +28,7 @@ export function matchRecord(view, names) {
   return h("details", { class: "match-record", "data-testid": "match-record", open: over },
     h("summary", { text: t("matchRecord", { n: lines.length }) }),
     h("ol", {}, lines.map((r) => h("li", { "data-key": `deal-${r.deal}`, class: `t${r.winner_team}` },
-      h("span", { class: "deal-no", text: t("deal", { n: r.deal }) }),
+      h("span", { class: "deal-no", text: `${t("deal", { n: r.deal })} · ${t("dealLevel")} ${names.rankText(r.level)}` }),
       h("span", { class: "what", text: resultHeadline(r, me, names) }),
       h("span", { class: "levels-after", text: [0, 1].map((team) => `${names.teamName(team, me)} ${names.rankText(r.levels[team])}`).join(" · ") })))));
 }

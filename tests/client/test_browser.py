@@ -745,13 +745,15 @@ def test_a_team_at_a_shows_its_attempts_and_the_result_says_what_its_level_did(b
     lines = [result(levels, places, fails)["last_result"] for levels, places, fails in
              (([2, 2], [0, 2, 1, 3], [0, 0]), ([5, 2], [1, 0, 3, 2], [0, 0]), ([5, 3], [0, 2, 1, 3], [0, 0]))]
     keys = ("deal", "places", "winner_team", "levels_before", "levels", "match_won")
-    match = [{**{k: line[k] for k in keys}, "deal": n} for n, line in enumerate(lines, start=1)]
+    match = [{**{k: line[k] for k in keys}, "deal": n, "level": line["levels_before"][0]}
+             for n, line in enumerate(lines, start=1)]
     inject(page, {**result([5, 3], [0, 2, 1, 3], [0, 0]), "match": match})
     assert record.get_attribute("open") is None
     assert record.locator("summary").inner_text() == "This match (3 deals)"
     record.locator("summary").click()
     rows = record.locator("li").all_inner_texts()
-    assert [r.split("\n")[0] for r in rows] == ["Deal 1", "Deal 2", "Deal 3"]
+    heads = ["Deal 1 · Playing 2", "Deal 2 · Playing 5", "Deal 3 · Playing 5"]  # the level each was played at
+    assert [r.split("\n")[0] for r in rows] == heads
     assert "Us: 1st+2nd, up 3" in rows[0] and "Them: 1st+3rd, up 2" in rows[1] and "Us 8 · Them 3" in rows[2]
     inject(page, {**result([5, 3], [0, 2, 1, 3], [0, 0]), "match": match})
     assert record.get_attribute("open") == "", "a record the player opened stays open"

@@ -81,6 +81,15 @@ def test_on_loopback_only_the_panel_says_so_plainly(browser, live_server):
     assert page.locator("[data-testid=invite-qr]").count() == 0  # no phone could open it
     page.click("[data-testid=lang]")
     assert "Only this computer can open this link" in warning.inner_text()
+    # a friend who joined sees the code and the link, not how to start the server (they cannot)
+    guest = browser.new_page(viewport=PHONE)
+    guest.goto(link)
+    guest.fill("[data-testid=join-form] [data-testid=nickname]", "Bo")
+    guest.click("[data-testid=join]")
+    assert guest.locator("[data-testid=room-code]").inner_text(timeout=10_000) == code
+    assert guest.locator("[data-testid=invite-local]").count() == 0
+    assert warning.is_visible()
+    guest.close()
     page.close()
 
 

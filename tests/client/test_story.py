@@ -246,7 +246,7 @@ def test_leaving_mid_match_is_asked_first_and_the_bot_plays_at_once(browser, liv
     bo.locator("[data-testid=resume]").wait_for(timeout=10_000)  # the seat is kept for the token
     badge = ann.locator("[data-testid=auto-1]")
     badge.wait_for(timeout=10_000)  # far sooner than the 60 s grace period
-    assert badge.get_attribute("data-auto") == "left" and badge.inner_text() == "离开托管"
+    assert badge.get_attribute("data-auto") == "left" and badge.inner_text() == "已离开·托管"
     assert ann.locator("[data-testid=offline-1]").count() == 0  # not "dropped · waiting"
     ann.click("[data-testid=lang]")
     assert badge.inner_text() == "left · bot plays"

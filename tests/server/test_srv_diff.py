@@ -93,6 +93,8 @@ def test_the_match_record_grows_by_one_line_a_deal_and_its_diff_is_that_line() -
         if prev and len(nxt["match"]) == len(prev["match"]) + 1:
             line = nxt["match"][-1]
             assert line == {key: nxt["last_result"][key] for key in line} and "reason" not in line
+            assert set(line) == {"deal", "level", "places", "winner_team", "levels_before", "levels",
+                                 "match_won"}
             ops = [op for op in diff(prev, nxt) if op["path"].startswith("/match/")]
             assert ops == [{"op": "add", "path": "/match/-", "value": line}]
 

@@ -1,0 +1,57 @@
+"""What the table tells a player at a glance, in real Chromium on a real server: whether Play can be
+pressed, a refusal that is about the cards still picked, and which level is their team's."""
+
+from __future__ import annotations
+
+import pytest
+from test_browser import view_of
+from test_story import open_seat, room_of_two
+from test_table_controls import phone_at_its_turn
+
+pytestmark = pytest.mark.slow
+
+
+def test_play_waits_for_picked_cards_and_a_refusal_goes_when_the_cards_change(browser, live_server):
+    """A refusal ("not a legal play: ♠3 ♠6") stayed with nothing picked, and Play was lit with no card."""
+    ctx, page = phone_at_its_turn(browser, live_server, (390, 844), "zh", seed=1)
+    play = page.locator("[data-testid=play]")
+    assert play.is_disabled()
+    view = view_of(page)
+    wild = (view["level"] - 2) * 4 + 1
+    plain = [c for c in view["hand"] if c < 52 and c != wild]
+    first = plain[0]
+    second = next(c for c in plain if c >> 2 != first >> 2)  # two ranks: no play
+    for code in (first, second):
+        page.locator(f"[data-testid=hand] .card[data-card='{code}']").first.click(position={"x": 5, "y": 12})
+    assert play.is_enabled()
+    play.click()
+    message = page.locator("[data-testid=message]")
+    page.wait_for_function("() => document.querySelector('[data-testid=message]').dataset.code"
+                           " === 'not_a_play'")
+    assert "不是合法牌型" in message.inner_text()
+    page.locator(f"[data-testid=hand] .card[data-card='{second}'].selected").click(position={"x": 5, "y": 12})
+    assert message.inner_text() == "" and message.get_attribute("data-code") is None
+    page.locator(f"[data-testid=hand] .card[data-card='{first}'].selected").click(position={"x": 5, "y": 12})
+    assert play.is_disabled()
+    ctx.close()
+
+
+def test_our_level_is_on_the_left_whichever_team_we_are(browser, live_server):
+    """Team 0's chip was drawn first for everyone: a seat of team 1 read the gold chip on the left, the
+    other team's, as its own."""
+    code, made, joined, ann_py, bo_py = room_of_two(live_server, 5)
+    contexts = [browser.new_context(viewport={"width": 844, "height": 390}) for _ in range(2)]
+    for ctx in contexts:
+        ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    ann = open_seat(contexts[0], live_server, code, 0, made["token"])
+    bo = open_seat(contexts[1], live_server, code, 1, joined["token"])
+    ann_py.close()
+    bo_py.close()
+    ann.click("[data-testid=start]")
+    for page, team in ((ann, 0), (bo, 1)):
+        page.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'play'")
+        chips = page.locator("[data-testid=levels] .level-chip")
+        assert chips.first.inner_text().startswith("Us") and chips.last.inner_text().startswith("Them")
+        assert f"t{team}" in chips.first.get_attribute("class").split()
+    for ctx in contexts:
+        ctx.close()
