@@ -4,7 +4,7 @@ pressed, a refusal that is about the cards still picked, and which level is thei
 from __future__ import annotations
 
 import pytest
-from test_browser import view_of
+from test_browser import start_with_bots, view_of
 from test_story import open_seat, room_of_two
 from test_table_controls import phone_at_its_turn
 
@@ -55,3 +55,21 @@ def test_our_level_is_on_the_left_whichever_team_we_are(browser, live_server):
         assert f"t{team}" in chips.first.get_attribute("class").split()
     for ctx in contexts:
         ctx.close()
+
+
+def test_a_card_tapped_back_on_a_phone_lies_flat_with_the_others(browser, live_server):
+    """A phone keeps the last tapped element "hovered": with a lift on hover, the card just put back
+    stood half raised, as if still picked."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    start_with_bots(page, live_server, "安娜")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=15_000)
+    card = page.locator("[data-testid=hand] .card").nth(3)
+    card.tap(position={"x": 5, "y": 12})
+    page.wait_for_function("() => globalThis.guandan.ui.selected.size === 1")
+    card.tap(position={"x": 5, "y": 12})
+    page.wait_for_function("() => globalThis.guandan.ui.selected.size === 0")
+    card.hover(position={"x": 5, "y": 12})  # where the phone leaves its "hover": on the card last tapped
+    page.wait_for_timeout(200)  # the lift's transition
+    assert card.evaluate("(e) => getComputedStyle(e).transform") == "none"
+    ctx.close()
