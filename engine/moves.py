@@ -137,7 +137,7 @@ def shapes(
     return list(_shapes(HandIndex(_hand_codes(hand), level), resolve_rules(rules), top))
 
 
-def _shapes(idx: HandIndex, rules: Rules, top: Play | None) -> Iterator[Shape]:
+def _shapes(idx: HandIndex, rules: Rules, top: Play | None, lower_readings: bool = True) -> Iterator[Shape]:
     top_tier = top.tier if top is not None else 0
     if top is None:
         want = None
@@ -155,7 +155,7 @@ def _shapes(idx: HandIndex, rules: Rules, top: Play | None) -> Iterator[Shape]:
     if want is None or want == TRIPLE:
         yield from _triples(idx, floor)
     if want is None or want == FULL_HOUSE:
-        yield from _full_houses(idx, rules, floor)
+        yield from _full_houses(idx, rules, floor, lower_readings)
     if want is None or want == STRAIGHT:
         yield from _sequences(idx, STRAIGHT, 5, 1, floor)
     if want is None or want == TUBE:
@@ -204,7 +204,8 @@ def _triples(idx: HandIndex, floor: int) -> Iterator[Shape]:
     yield from _same_rank(idx, TRIPLE, 3, floor)
 
 
-def _full_houses(idx: HandIndex, rules: Rules, floor: int) -> Iterator[Shape]:
+def _full_houses(idx: HandIndex, rules: Rules, floor: int, lower_readings: bool) -> Iterator[Shape]:
+    """With ``lower_readings`` off, cards that make two full houses (99+JJ+wild) give the higher only."""
     nat = idx.nat
     w = idx.w
     joker_pairs = []
@@ -219,10 +220,8 @@ def _full_houses(idx: HandIndex, rules: Rules, floor: int) -> Iterator[Shape]:
         for jt in range(min(3, nat[t]), max(1, 3 - w) - 1, -1):
             left = w - (3 - jt)
             for p in RANKS:
-                if p == t:
+                if p == t or (not lower_readings and jt < 3 and idx.order(p) > v):
                     continue
-                if jt < 3 and idx.order(p) > v:
-                    continue  # the same cards with p as the triple: valued by the higher triple only
                 for jp in range(min(2, nat[p]), max(1, 2 - left) - 1, -1):
                     nats = ((t, jt), (p, jp)) if t < p else ((p, jp), (t, jt))
                     yield Shape(FULL_HOUSE, v, nats, 5 - jt - jp)
@@ -359,14 +358,17 @@ def play_groups(
     top: Play | None = None,
     rules: Rules | str | None = None,
 ) -> dict[tuple[str, int], list[Shape]]:
-    """The bots' cheaper view: shapes grouped by (kind, compared value), no suits expanded yet.
+    """The bots' cheaper view: shapes grouped by (kind, compared value), no suits expanded yet; cards
+    that make two full houses give only the higher (it beats all the lower does, and the bots' search
+    keeps to a few candidates).
 
     Expand a chosen shape with ``expand(HandIndex(hand, level), shape)``.
     """
     level = normalize_level(level)
     top = as_play(top, level, rules)
     groups: dict[tuple[str, int], list[Shape]] = {}
-    for shape in _shapes(HandIndex(_hand_codes(hand), level), resolve_rules(rules), top):
+    idx = HandIndex(_hand_codes(hand), level)
+    for shape in _shapes(idx, resolve_rules(rules), top, lower_readings=False):
         groups.setdefault((shape.kind, shape.value), []).append(shape)
     return groups
 

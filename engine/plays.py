@@ -238,15 +238,11 @@ def _classify_full_house(nat: dict[int, int], w: int, level: int, key: tuple, ou
         return
     if len(ranks) != 2:
         return
-    # With wild cards either rank may be the triple (99+JJ+wild): a full house is valued by its highest
-    # possible triple, so those cards are one play, never a weaker second reading.
-    values = [
-        rank_order(t, level)
-        for t, p in ((ranks[0], ranks[1]), (ranks[1], ranks[0]))
-        if nat[t] <= 3 and nat[p] <= 2 and (3 - nat[t]) + (2 - nat[p]) == w
-    ]
-    if values:
-        out.append(Play(FULL_HOUSE, max(values), key))
+    # With wild cards either rank may be the triple (99+JJ+wild): both readings are legal (RULES.md §3,
+    # "every legal interpretation"), as a straight's lower one is; the higher is the default.
+    for t, p in ((ranks[0], ranks[1]), (ranks[1], ranks[0])):
+        if nat[t] <= 3 and nat[p] <= 2 and (3 - nat[t]) + (2 - nat[p]) == w:
+            out.append(Play(FULL_HOUSE, rank_order(t, level), key))
 
 
 def _classify_sequences(

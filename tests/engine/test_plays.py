@@ -112,7 +112,8 @@ def test_wild_card_uses_at_level_2():
     assert kinds("SA H2 S3 S4 S5", 2)[0] == ("straight_flush", 5)  # wild as spade 2
     assert ("straight", 5) in kinds("SA H2 D3 S4 S5", 2)
     assert kinds("SA CA H2 H2", 2) == [("bomb", 14)]
-    assert kinds("S3 S3 H2 D4 D4", 2) == [("full_house", 4)]  # valued by the higher possible triple
+    # either rank may be the triple: both readings, the higher first (RULES.md §3, every interpretation)
+    assert kinds("S3 S3 H2 D4 D4", 2) == [("full_house", 4), ("full_house", 3)]
     # a natural hearts 2 is the wild card at level 2, but a plain card at level 3
     assert kinds("H2 S3 S4 S5 S6", 3) == [("straight", 6)]
 
@@ -124,6 +125,19 @@ def test_wild_fills_straight_tube_plate():
     assert ("tube", 4) in kinds("S3 S3 D4 C4 H7 H7", 7)
     assert ("plate", 4) in kinds("S3 S3 D4 C4 H7 H7", 7)
     assert kinds("S3 S3 D4 C4 H7 H7", 7)[0] == ("tube", 5)  # 334455 with the wilds as 55
+
+
+def test_a_full_house_with_a_wild_card_reads_either_rank_as_its_triple():
+    """9 9 J J ♥7 at level 7 is JJJ+99 (the default) or 999+JJ: the lower is a lead a partner can beat."""
+    assert kinds("S9 C9 SJ CJ H7", 7) == [("full_house", 11), ("full_house", 9)]
+    assert kinds("S7 C7 S9 C9 H7", 7) == [("full_house", 15), ("full_house", 9)]  # 777+99 or 999+77
+    hand = parse_cards("S9 C9 SJ CJ H7 S3")
+    full = [p for p in legal_plays(hand, 7) if p.kind == "full_house"]
+    assert sorted(p.value for p in full) == [9, 11] and len({p.cards for p in full}) == 1
+    following = [p.value for p in legal_plays(hand, 7, best("ST CT DT S4 C4", 7)) if p.kind == "full_house"]
+    assert following == [11]  # over 10 10 10 only the JJJ reading
+    assert [k for k in play_groups(hand, 7) if k[0] == "full_house"] == [("full_house", 11)]  # the bots' view
+    assert kinds("S9 C9 D9 SJ CJ", 7) == [("full_house", 9)]  # no wild card: one reading
 
 
 def test_wild_interpretation_choice_order():
@@ -145,24 +159,22 @@ def test_full_house_compares_by_triple_only():
     assert not b("S9 C9 D9 S3 C3", "S9 D9 H9 SA CA", 5)  # equal triple never beats
 
 
-def test_wild_full_house_valued_by_highest_triple_and_generator_agrees():
+def test_wild_full_house_readings_and_generator_agree():
     cards = "S3 C3 H7 S9 C9"
     plays = classify(cards, 7)
-    # 33+99+wild is 333+99 or 999+33: one play, valued by the higher triple, never a second weaker one
-    assert [(p.kind, p.value) for p in plays] == [("full_house", 9)]
+    # 33+99+wild is 999+33 or 333+99: two readings of the same cards, the higher first
+    assert [(p.kind, p.value) for p in plays] == [("full_house", 9), ("full_house", 3)]
     hand = parse_cards(cards)
     gen = [p for p in legal_plays(hand, 7) if p.kind == "full_house"]
     assert set(gen) == set(plays)
-    # two wild cards: S3 + 99 + two wilds is 333+99 or 999+33 too
-    plays2 = classify("S3 H7 H7 S9 C9", 7)
-    assert ("full_house", 9) in [(p.kind, p.value) for p in plays2]
-    assert ("full_house", 3) not in [(p.kind, p.value) for p in plays2]
+    # two wild cards: S3 + 99 + two wilds is 999+33 or 333+99 too
     hand2 = parse_cards("S3 H7 H7 S9 C9")
+    plays2 = [p for p in classify(hand2, 7) if p.kind == "full_house"]
+    assert [p.value for p in plays2] == [9, 3]
     gen2 = [p for p in legal_plays(hand2, 7) if p.kind == "full_house" and len(set(p.cards)) == 4]
-    want = {(p.value, p.cards) for p in plays2 if p.kind == "full_house"}
-    assert {(p.value, p.cards) for p in gen2} == want
-    # the level rank as the triple is above A
-    assert [(p.kind, p.value) for p in classify("S7 C7 SA CA H7", 7)] == [("full_house", 15)]
+    assert {(p.value, p.cards) for p in gen2} == {(p.value, p.cards) for p in plays2}
+    # the level rank as the triple is above A (or AAA+77)
+    assert kinds("S7 C7 SA CA H7", 7) == [("full_house", 15), ("full_house", 14)]
 
 
 def test_joker_pair_full_house_is_a_rule_option():
