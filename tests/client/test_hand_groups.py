@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from test_browser import PHONE, ambiguous_lead, can_act, start_with_bots, take_turn, view_of
+from test_table_controls import phone_at_its_turn
 
 
 def manual_groups(page) -> list[list[int]]:
@@ -118,3 +119,26 @@ def test_grouping_the_cards_of_an_open_choice_closes_it(browser, live_server):
     page.wait_for_timeout(300)
     assert len(view_of(page)["hand"]) == 27 and manual_groups(page) == [sorted(cards)]
     page.close()
+
+
+def test_a_group_stands_out_from_the_hand_whether_it_flows_by_group_or_card_by_card(browser, live_server):
+    """A bar under a group's cards alone hardly told it from the rest: it lies on a tray; and in a hand
+    flowing card by card (hand-fit.js: no group boxes there) its cards carry the tray's edge."""
+    edge = "rgb(77, 208, 192) 0px 0px 0px 2px"
+    for size, flows in (((390, 844), False), ((568, 320), True)):  # seed 1's hand flows only sideways
+        ctx, page = phone_at_its_turn(browser, live_server, size, "zh", seed=1)
+        cards = page.locator("[data-testid=hand] .card")
+        for i in (0, 5, 9):
+            cards.nth(i).click(position={"x": 5, "y": 12})  # a fanned card shows only its corner
+        page.click("[data-testid=sort]")
+        assert len(manual_groups(page)) == 1 and len(manual_groups(page)[0]) == 3
+        page.wait_for_timeout(300)  # the cards' shadows ease in
+        assert ("flow" in page.locator("[data-testid=hand]").get_attribute("class").split()) == flows
+        group = page.locator("[data-testid=hand] .group.manual")
+        card_shadow = group.locator(".card").first.evaluate("(e) => getComputedStyle(e).boxShadow")
+        if flows:
+            assert card_shadow.startswith(edge), card_shadow
+        else:
+            assert group.evaluate("(e) => getComputedStyle(e).boxShadow") == f"{edge} inset"
+            assert group.evaluate("(e) => getComputedStyle(e).backgroundColor") != "rgba(0, 0, 0, 0)"
+        ctx.close()
