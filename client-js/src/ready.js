@@ -10,13 +10,6 @@ export function waitingFor(view) {
   return (view.ready || []).map((ok, seat) => (ok ? null : seat)).filter((seat) => seat !== null);
 }
 
-/** The match's end as each reader takes it: `ours` true (a win), false (a loss, not a trophy), null (a
- * spectator: the winning team). */
-export function matchTitle(ours, winner) {
-  if (ours === false) return t("matchLost");
-  return `🏆 ${t("matchWon")} ${ours ? t("weWon") : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`;
-}
-
 /**
  * The buttons and the waiting line under a deal's (or the match's) result. A player on auto-play is
  * counted ready by the server and the result covers the switch: they are told, and may stop it here.

@@ -19,6 +19,13 @@ export function resultHeadline(r, me, names) {
   return t(after === before ? "headStay" : "headBack", { team, combo, level: names.rankText(after) });
 }
 
+/** The match's end as each reader takes it: `ours` true (a win), false (a loss, not a trophy), null (a
+ * spectator: the winning team). */
+export function matchTitle(ours, winner) {
+  if (ours === false) return t("matchLost");
+  return `🏆 ${t("matchWon")} ${ours ? t("weWon") : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`;
+}
+
 /** The match so far under a result (open once the match is won); nothing to add after one deal. */
 export function matchRecord(view, names) {
   const lines = view.match || [];
