@@ -24,8 +24,8 @@ export function placeBubbles(root) {
   for (const bubble of bubbles) {
     const box = bubble.offsetParent;
     if (!box) continue;
-    const place = bestPlace(bubble, box.getBoundingClientRect(), box.className, { must, better, screen });
     const frame = box.getBoundingClientRect();
+    const place = bestPlace(bubble, frame, box.className, { must, better, screen });
     bubble.style.maxWidth = `${place.width}px`;
     bubble.style.left = `${place.x - frame.left - box.clientLeft}px`;
     bubble.style.top = `${place.y - frame.top - box.clientTop}px`;
@@ -39,8 +39,7 @@ export function keepBubblesPlaced() {
 }
 
 function rects(root, selector) {
-  return [...root.querySelectorAll(selector)].filter((e) => !e.closest(".said"))
-    .map((e) => e.getBoundingClientRect()).filter((r) => r.width && r.height);
+  return [...root.querySelectorAll(selector)].map((e) => e.getBoundingClientRect()).filter((r) => r.width && r.height);
 }
 
 /** The least-hiding place around `seat` (a rect) for the bubble at each width it may take. */
