@@ -155,6 +155,13 @@ function showError(err) {
 }
 
 async function act(message) {
+  // lost mid-match, the request would wait for the connection, then go unannounced or time out: say at
+  // once that nothing was sent (the seat is kept; the banner says so)
+  if (ui.status === "reconnecting") {
+    ui.message = { text: () => t("offlineAct"), kind: "error", code: "offline" };
+    render();
+    return null;
+  }
   try {
     return await conn.request(message);
   } catch (err) {
@@ -642,7 +649,8 @@ function seatBox(view, seat, position) {
   const last = moves[seat];
   const place = (view.finished || []).indexOf(seat);
   const kind = seatKind(seat);
-  const connected = ui.presence?.connected?.[seat];
+  // one's own dot goes grey the moment this browser loses the server (the presence it holds is stale)
+  const connected = seat === view.seat && ui.status !== "connected" ? false : ui.presence?.connected?.[seat];
   const auto = view.auto?.[seat];
   const pending = (view.pending || []).includes(seat) && ["play", "return"].includes(view.phase);
   const count = view.counts?.[seat] ?? 0;
@@ -830,7 +838,7 @@ function actionBar(view) {
   const me = view.seat;
   if (me === null || me === undefined) return null;
   const returning = owesReturn(view);
-  const mine = myTurn(view);
+  const mine = myTurn(view) && ui.status === "connected"; // offline nothing can be sent
   // with cards picked the sort button groups them (理牌, as in the apps); else it cycles the sort
   const grouping = ui.selected.size > 0 && !returning;
   const undo = grouping && isOneGroup(handGroups(view), ui.selected);
@@ -839,10 +847,10 @@ function actionBar(view) {
     ui.readings && mine ? readingsBar() : null,
     h("div", { class: "row center" },
       returning
-        ? h("button", { class: "primary", "data-testid": "return", onclick: () => returnSelected(view) }, t("returnCard"))
+        ? h("button", { class: "primary", "data-testid": "return", disabled: ui.status !== "connected", onclick: () => returnSelected(view) }, t("returnCard"))
         : [h("button", { class: "primary", "data-testid": "play", disabled: !mine || !ui.selected.size, onclick: () => playSelected(view) }, t("play")),
           h("button", { "data-testid": "pass", disabled: !mine || !view.top, onclick: pass }, t("pass"))],
-      h("button", { "data-testid": "suggest", disabled: !(mine || returning), onclick: () => suggest(view) }, t("suggest")),
+      h("button", { "data-testid": "suggest", disabled: !(mine || returning) || ui.status !== "connected", onclick: () => suggest(view) }, t("suggest")),
       // two spans: on a narrow phone they stack, so the four buttons keep to one row
       h("button", { class: "sort", "data-testid": "sort", "data-does": grouping ? "group" : "sort",
         onclick: grouping ? () => groupPicked(view) : cycleSort, "aria-label": `${sortMain}·${sortSub}` },
@@ -894,8 +902,11 @@ function banner() {
   }
   if (ui.status === "reconnecting") {
     const s = conn.retryAt ? Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000)) : 0;
-    return h("div", { class: "status-banner", "data-testid": "status", role: "status" },
+    const seated = tableView()?.seat !== null && tableView()?.seat !== undefined;
+    // at the table: over the foot (its buttons wait for the connection), not over the levels
+    return h("div", { class: `status-banner ${tableView() ? "at-foot" : ""}`, "data-testid": "status", role: "status" },
       h("span", { text: t("reconnecting") }),
+      seated ? h("span", { class: "seat-kept", text: t("offlineSeat") }) : null,
       conn.retryAt ? h("span", { class: "retry", "data-retry-at": conn.retryAt }, t("retryIn", { s })) : null,
       h("button", { class: "small", "data-testid": "retry-now", onclick: () => conn.reconnectNow() }, t("retryNow")));
   }

@@ -73,3 +73,31 @@ def test_a_card_tapped_back_on_a_phone_lies_flat_with_the_others(browser, live_s
     page.wait_for_timeout(200)  # the lift's transition
     assert card.evaluate("(e) => getComputedStyle(e).transform") == "none"
     ctx.close()
+
+
+def test_offline_at_the_turn_the_table_says_so_and_sends_nothing_unannounced(browser, live_server):
+    """The network lost at one's turn: the table still said "Your turn" with Play lit and a green dot; a play
+    then went out unannounced on the way back, or not at all; the banner hid the levels."""
+    ctx, page = phone_at_its_turn(browser, live_server, (1280, 800), "en", seed=1)
+    me = view_of(page)["seat"]
+    page.locator("[data-testid=hand] .card").first.click(position={"x": 5, "y": 12})
+    ctx.set_offline(True)
+    banner = page.locator("[data-testid=status]")
+    banner.wait_for()
+    assert "Your seat is kept" in banner.inner_text()
+    levels = page.locator("[data-testid=levels]").bounding_box()
+    box = banner.bounding_box()
+    assert box["y"] > levels["y"] + levels["height"], "the banner hides the levels"
+    for button in ("play", "suggest"):
+        assert page.locator(f"[data-testid={button}]").is_disabled(), button
+    assert page.locator(f"[data-testid=online-{me}]").get_attribute("data-online") == "no"
+    hand = len(view_of(page)["hand"])
+    page.keyboard.press("Enter")  # the shortcut: refused in words, nothing held back to go later
+    page.wait_for_function("() => document.querySelector('[data-testid=message]').dataset.code === 'offline'")
+    assert "nothing was sent" in page.locator("[data-testid=message]").inner_text()
+    ctx.set_offline(False)
+    banner.wait_for(state="detached", timeout=15_000)
+    page.wait_for_selector("[data-testid=play]:enabled")
+    assert page.locator(f"[data-testid=online-{me}]").get_attribute("data-online") == "yes"
+    assert len(view_of(page)["hand"]) == hand
+    ctx.close()
