@@ -65,6 +65,7 @@ const ui = {
   busy: false,
   suggestions: 0, // how many suggestions arrived (lets tests and tools wait for the next one)
   hint: null, // { version, skip }: Suggest pressed again at the same moment asks for the next other play
+  historyWasOpen: false, // the history drawer was open at the last render (focusAfterHistory)
 };
 
 const wsScheme = location.protocol === "https:" ? "wss" : "ws";
@@ -595,6 +596,11 @@ async function suggest(view) {
   ui.suggestions += 1;
   showMessage(() => `${t("suggest")}${t("colon")}${serverText(result.reason, result.reason_zh) || (action.type === "pass" ? t("pass") : "")}`,
     "info");
+  // pressed with a pointer, Suggest kept the focus, and Enter (play) pressed it again: the keys go to the
+  // cards suggested
+  if (document.activeElement?.dataset?.testid === "suggest") {
+    document.querySelector("[data-testid=hand] .card.selected")?.focus({ preventScroll: true });
+  }
 }
 
 async function returnSelected(view) {
@@ -952,6 +958,7 @@ function render() {
   focusChat(root);
   placeBubbles(root);
   focusResult(root, view);
+  focusAfterHistory(root);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
   if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {
@@ -968,6 +975,17 @@ function focusResult(root, view) {
   if (shown && !ui.leaveAsked && !ui.inviteOpen) {
     root.querySelector("[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled")?.focus({ preventScroll: true });
   }
+}
+
+/** The history just closed: the keys go back to the result's button, else to the hand (they stayed on the
+ * History button, and Enter, meant for Next deal or Play, opened the history again). */
+function focusAfterHistory(root) {
+  if (ui.historyWasOpen && !story.open) {
+    const to = root.querySelector("[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled")
+      ?? root.querySelector("[data-testid=hand] .card[tabindex='0']");
+    to?.focus({ preventScroll: true });
+  }
+  ui.historyWasOpen = story.open;
 }
 
 /** Countdowns tick in place, without a full render. */

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 from test_browser import start_with_bots, view_of
+from test_result_sheet import WAITS_ON
 from test_story import open_seat, room_of_two
-from test_table_controls import phone_at_its_turn
+from test_table_controls import fast_forward, phone_at_its_turn
 
 pytestmark = pytest.mark.slow
 
@@ -100,4 +101,31 @@ def test_offline_at_the_turn_the_table_says_so_and_sends_nothing_unannounced(bro
     page.wait_for_selector("[data-testid=play]:enabled")
     assert page.locator(f"[data-testid=online-{me}]").get_attribute("data-online") == "yes"
     assert len(view_of(page)["hand"]) == hand
+    ctx.close()
+
+
+def test_enter_plays_after_suggest_or_the_history_pressed_with_a_pointer(browser, live_server, live_data):
+    """Suggest and History pressed with the mouse kept the focus, and Enter ("play", "next deal") pressed
+    them again: another suggestion, the history reopened, the deal's result left standing."""
+    ctx, page = phone_at_its_turn(browser, live_server, (1280, 800), "en", seed=1)
+    code = page.evaluate("() => globalThis.guandan.ui.room.code")
+    page.click("[data-testid=history-open]")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")  # nothing picked: said so, and the history stays shut
+    page.wait_for_function("() => document.querySelector('[data-testid=message]').textContent !== ''")
+    assert page.locator("[data-testid=history]").count() == 0
+    seen = page.evaluate("() => globalThis.guandan.ui.suggestions")
+    page.click("[data-testid=suggest]")
+    page.wait_for_function(f"() => globalThis.guandan.ui.suggestions > {seen}")
+    picked = page.evaluate("() => globalThis.guandan.ui.selected.size")
+    assert picked > 0
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => globalThis.guandan.ui.state.view.hand.length === {27 - picked}")
+    page.wait_for_function(WAITS_ON.format(deal=1, seat=0))
+    fast_forward(live_data, code)
+    page.click("[data-testid=result-history]")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Enter")  # the next deal, as the result's button says
+    page.wait_for_function("() => globalThis.guandan.ui.state.view.deal === 2")
+    assert page.locator("[data-testid=history]").count() == 0
     ctx.close()
