@@ -113,3 +113,19 @@ def test_mid_match_on_a_phone_held_sideways_the_qr_is_in_sight(browser, proxied_
     page.click("[data-testid=close-invite]")
     page.wait_for_selector("[data-testid=invite-qr]", state="detached")
     ctx.close()
+
+
+def test_on_a_desktop_the_host_sees_start_beside_the_invite(browser, live_server):
+    """One column under a loopback invite put Start below the fold of a 1280x800 screen (less the browser's
+    own bars): the invite stands beside the seats there."""
+    page = browser.new_page(viewport={"width": 1280, "height": 700})
+    page.goto(live_server + "/")
+    page.fill("[data-testid=create-form] [data-testid=nickname]", "Kay")
+    page.click("[data-testid=create]")
+    start = page.locator("[data-testid=start]")
+    start.wait_for()
+    assert page.locator("[data-testid=invite-local]").is_visible()
+    box = start.bounding_box()
+    assert box["y"] + box["height"] <= 700, box
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    page.close()
