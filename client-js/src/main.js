@@ -962,7 +962,9 @@ function render() {
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
   if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {
-    root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)?.focus({ preventScroll: true });
+    // a card played (or returned) takes its focus with it: the hand keeps the keys (they fell to the page)
+    (root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)
+      ?? root.querySelector("[data-testid=hand] .card[tabindex='0']"))?.focus({ preventScroll: true });
   }
 }
 
