@@ -894,7 +894,7 @@ function tableScreen(view) {
     summaryPanel(view),
     chatSheet(),
     historyDrawer(view),
-    toastLayer());
+    toastLayer(view));
 }
 
 // ------------------------------------------------------------------ shell

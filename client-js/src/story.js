@@ -203,8 +203,11 @@ function toastText({ move, me }) {
   return t(key, { name: draw.seatName(move.seat), play: move.type === "play" ? playLabel(move) : null, card });
 }
 
-export function toastLayer() {
+/** The toasts over the table; none while the summary of moves made in one's name is up (it lists them,
+ * and they piled up over it and the levels). */
+export function toastLayer(view) {
+  const summaryUp = view?.in_your_name && story.dismissed !== summaryKey(view.in_your_name);
   return h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" },
-    story.toasts.map((x) => h("div", { class: `toast ${x.move.by}`, "data-testid": "toast", "data-by": x.move.by,
+    summaryUp ? null : story.toasts.map((x) => h("div", { class: `toast ${x.move.by}`, "data-testid": "toast", "data-by": x.move.by,
       "data-seat": x.move.seat, "data-type": x.move.type, text: toastText(x) })));
 }

@@ -143,3 +143,24 @@ def test_the_keys_stay_in_the_hand_after_a_play_from_it(browser, live_server):
     page.wait_for_function("() => globalThis.guandan.ui.state.view.hand.length === 26")
     assert page.evaluate(in_hand)
     ctx.close()
+
+
+def test_toasts_keep_to_two_on_a_desktop_and_give_way_to_the_summary_of_moves_for_you(browser, live_server):
+    """Back at the table, three toasts of the bot's moves piled up over the levels and over the summary that
+    lists those very moves."""
+    ctx, page = phone_at_its_turn(browser, live_server, (1280, 800), "en", seed=1)
+    base = view_of(page)
+    lead = {"seat": 0, "type": "play", "kind": "single", "value": 3, "cards": [4], "by": "away"}
+    passes = [{"seat": s, "type": "pass", "by": "away" if s == 1 else "timer"} for s in (1, 2, 3)]
+    feed = "v => globalThis.guandan.conn.handlers.onState({version: -1, seat: v.seat, view: v})"
+    page.evaluate(feed, {**base, "trick": [lead, *passes]})
+    shown = page.locator("[data-testid=toast]:visible")
+    assert page.locator("[data-testid=toast]").count() >= 3 and shown.count() == 2
+    summary = {"n": 1, "moves": [{**lead, "deal": 1}]}
+    page.evaluate(feed, {**base, "trick": [lead, *passes], "in_your_name": summary})
+    page.locator("[data-testid=in-your-name]").wait_for()
+    assert page.locator("[data-testid=toast]").count() == 0
+    page.keyboard.press("Escape")  # the summary read: the toasts still up come back
+    page.locator("[data-testid=in-your-name]").wait_for(state="detached")
+    assert shown.count() == 2
+    ctx.close()
