@@ -3,7 +3,8 @@
 A seat's view is the engine's ``game.view(seat)`` (which already hides the other hands) plus what the
 room adds at the table: who is on auto (``auto``: "dropout" when our bot plays for a dropped player,
 "player" when the player turned auto-play on), when our bot takes over from a dropped player
-(``takeover``), the turn timer's deadlines (unix seconds; ``deadline``
+(``takeover``), whether the table waits for its people to come back (``paused``: all of them gone, the
+bots wait too), the turn timer's deadlines (unix seconds; ``deadline``
 is the one of the seat to act now), this seat's own auto-play interval, who the ready check between deals
 waits for (``ready``, ready.py), the match record (``match``: a line per finished deal) and, in a room
 with the card counter on, this seat's own counter (never a
@@ -25,7 +26,7 @@ from typing import Any
 from engine import Game
 
 from . import counter, ready, story
-from .autopilot import auto_marks, takeover_times
+from .autopilot import auto_marks, takeover_times, unattended
 
 View = dict[str, Any]
 EMPTY_VIEW: View = {}
@@ -61,6 +62,7 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     pending = view["pending"]
     view["auto"] = auto_marks(room)
     view["takeover"] = takeover_times(room)
+    view["paused"] = unattended(room)  # every person gone: the bots wait too, which a watcher must be told
     view["deadlines"] = deadlines
     view["deadline"] = max((deadlines[s] for s in pending if deadlines[s] is not None), default=None)
     view["autoplay"] = None if seat is None else live["autoplay"][seat]

@@ -729,7 +729,9 @@ function centerBox(view) {
   const { top, previous } = tableMoves(view); // a trick just won stays until the next play
   const turnSeat = view.turn;
   let turnLine = null;
-  if (view.phase === "play" && turnSeat !== null && turnSeat !== undefined) {
+  if (view.paused) { // the bots wait for the people too: "bot plays" beside a seat would say otherwise
+    turnLine = h("div", { class: "turn-line paused", "data-testid": "paused", text: t("paused") });
+  } else if (view.phase === "play" && turnSeat !== null && turnSeat !== undefined) {
     // the trick's winner went out and the lead passed on (接风 when it is to the partner): said so
     const passed = previous && top && top.seat !== turnSeat ? leadPassed(top.seat, turnSeat, view.seat) : null;
     const clocked = !view.auto?.[turnSeat]; // a seat our bot or auto-play acts for moves long before its timer

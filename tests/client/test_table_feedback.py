@@ -164,3 +164,25 @@ def test_toasts_keep_to_two_on_a_desktop_and_give_way_to_the_summary_of_moves_fo
     page.locator("[data-testid=in-your-name]").wait_for(state="detached")
     assert shown.count() == 2
     ctx.close()
+
+
+def test_a_watcher_is_told_when_the_table_waits_for_its_players(browser, live_server):
+    """Everyone gone, the bots wait too: the watcher saw "dropped · bot plays" at a table that did not
+    move."""
+    host_ctx, host = phone_at_its_turn(browser, live_server, (1280, 800), "en", seed=1)
+    code = host.evaluate("() => globalThis.guandan.ui.room.code")
+    watch_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    watch_ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    watcher = watch_ctx.new_page()
+    watcher.goto(f"{live_server}/?room={code}")
+    watcher.fill("[data-testid=join-form] [data-testid=nickname]", "Eve")
+    watcher.click("[data-testid=watch]")
+    watcher.wait_for_selector("[data-testid=spectator]", timeout=10_000)
+    assert watcher.locator("[data-testid=paused]").count() == 0
+    assert "安娜" in watcher.locator("[data-testid=turn-of]").inner_text()
+    host_ctx.close()  # the only person at the table goes
+    paused = watcher.locator("[data-testid=paused]")
+    paused.wait_for(timeout=10_000)
+    assert paused.inner_text() == "Everyone has left: play resumes when a player is back"
+    assert watcher.locator("[data-testid=turn-of]").count() == 0
+    watch_ctx.close()

@@ -163,8 +163,10 @@ def test_a_table_whose_people_all_left_waits_for_them_and_goes_on_where_it_stopp
     room = room_with(["human", "human", "bot", "bot"], game, turn_timer=20.0, grace=5.0)
     room["live"]["gone"][1] = T0 + 1.0
     assert ap.plan(room, game) == ap.Step(T0 + 6.0, 1, ap.GRACE)  # someone is still here
+    assert views.view_for(room, game, None)["paused"] is False
     room["live"]["gone"][0] = T0 + 2.0  # the last person leaves, 18 s before seat 0's timer runs out
     assert ap.unattended(room)
+    assert views.view_for(room, game, None)["paused"] is True  # a watcher is told why nothing moves
     assert ap.plan(room, game) == ap.Step(T0 + 6.0, 1, ap.GRACE)  # only the grace periods run out ...
     room["live"]["away"] = [True, True, False, False]
     assert ap.plan(room, game) is None  # ... then nothing: no timer, no bot, no takeover
