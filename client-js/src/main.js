@@ -954,7 +954,9 @@ function render() {
   // a new screen opens at its top: the room's code, not the middle of its seats because Create
   // was pressed far down the form (the rules page scrolls to the section asked for itself)
   if (place !== ui.screen && place !== "rules") window.scrollTo(0, 0);
+  const newScreen = place !== ui.screen;
   ui.screen = place;
+  if (newScreen) focusNewScreen(root, place);
   fitHand(root.querySelector("[data-testid=hand]"));
   pinHistory(root);
   focusChat(root);
@@ -963,7 +965,8 @@ function render() {
   focusAfterHistory(root);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
-  if (focusedKey && document.activeElement?.getAttribute?.("data-key") !== focusedKey) {
+  const lost = !document.activeElement || document.activeElement === document.body; // not taken by a sheet
+  if (focusedKey && lost) {
     // a card played (or returned) takes its focus with it: the hand keeps the keys (they fell to the page)
     (root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)
       ?? root.querySelector("[data-testid=hand] .card[tabindex='0']"))?.focus({ preventScroll: true });
@@ -979,6 +982,15 @@ function focusResult(root, view) {
   if (shown && !ui.leaveAsked && !ui.inviteOpen) {
     root.querySelector("[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled")?.focus({ preventScroll: true });
   }
+}
+
+/** A new screen whose button took the keys is gone (Create, Start): they go to what comes next there, the
+ * room's Start or the hand, not to the page. */
+function focusNewScreen(root, place) {
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const to = place === "room" ? root.querySelector("[data-testid=start]")
+    : place === "table" ? root.querySelector("[data-testid=hand] .card[tabindex='0']") : null;
+  to?.focus({ preventScroll: true });
 }
 
 /** The history just closed: the keys go back to the result's button, else to the hand (they stayed on the

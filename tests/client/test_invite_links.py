@@ -127,5 +127,7 @@ def test_on_a_desktop_the_host_sees_start_beside_the_invite(browser, live_server
     assert page.locator("[data-testid=invite-local]").is_visible()
     box = start.bounding_box()
     assert box["y"] + box["height"] <= 700, box
+    # and Create, gone with its screen, handed the keys to Start (they fell to the page)
+    assert page.evaluate("() => document.activeElement?.dataset?.testid") == "start"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
     page.close()
