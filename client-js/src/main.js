@@ -953,8 +953,8 @@ function render() {
   morphChildren(root, next);
   // a new screen opens at its top: the room's code, not the middle of its seats because Create
   // was pressed far down the form (the rules page scrolls to the section asked for itself)
-  if (place !== ui.screen && place !== "rules") window.scrollTo(0, 0);
   const newScreen = place !== ui.screen;
+  if (newScreen && place !== "rules") window.scrollTo(0, 0);
   ui.screen = place;
   if (newScreen) focusNewScreen(root, place);
   fitHand(root.querySelector("[data-testid=hand]"));
@@ -965,13 +965,19 @@ function render() {
   focusAfterHistory(root);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
-  const lost = !document.activeElement || document.activeElement === document.body; // not taken by a sheet
-  if (focusedKey && lost) {
+  if (focusedKey && focusLost()) { // not taken by a sheet meanwhile
     // a card played (or returned) takes its focus with it: the hand keeps the keys (they fell to the page)
     (root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)
       ?? root.querySelector("[data-testid=hand] .card[tabindex='0']"))?.focus({ preventScroll: true });
   }
 }
+
+/** The focused element went (replaced or removed): the keys fell to the page. */
+function focusLost() {
+  return !document.activeElement || document.activeElement === document.body;
+}
+
+const RESULT_BUTTON = "[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled";
 
 /** A result that comes up takes the focus to its button (a keyboard player reached it only after every
  * control behind it), once per result: a player who moves on from it is left where they are. */
@@ -980,14 +986,14 @@ function focusResult(root, view) {
   if (shown === ui.resultFocused) return;
   ui.resultFocused = shown;
   if (shown && !ui.leaveAsked && !ui.inviteOpen) {
-    root.querySelector("[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled")?.focus({ preventScroll: true });
+    root.querySelector(RESULT_BUTTON)?.focus({ preventScroll: true });
   }
 }
 
 /** A new screen whose button took the keys is gone (Create, Start): they go to what comes next there, the
  * room's Start or the hand, not to the page. */
 function focusNewScreen(root, place) {
-  if (document.activeElement && document.activeElement !== document.body) return;
+  if (!focusLost()) return;
   const to = place === "room" ? root.querySelector("[data-testid=start]")
     : place === "table" ? root.querySelector("[data-testid=hand] .card[tabindex='0']") : null;
   to?.focus({ preventScroll: true });
@@ -997,7 +1003,7 @@ function focusNewScreen(root, place) {
  * History button, and Enter, meant for Next deal or Play, opened the history again). */
 function focusAfterHistory(root) {
   if (ui.historyWasOpen && !story.open) {
-    const to = root.querySelector("[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled")
+    const to = root.querySelector(RESULT_BUTTON)
       ?? root.querySelector("[data-testid=hand] .card[tabindex='0']");
     to?.focus({ preventScroll: true });
   }
