@@ -965,10 +965,11 @@ function render() {
   focusAfterHistory(root);
   document.documentElement.lang = currentLang() === "zh" ? "zh-CN" : "en";
   document.title = titleFor(view, ui.room ? `${t("title")} · ${ui.room.code}` : `${t("title")} Guandan`);
-  if (focusedKey && focusLost()) { // not taken by a sheet meanwhile
-    // a card played (or returned) takes its focus with it: the hand keeps the keys (they fell to the page)
-    (root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)
-      ?? root.querySelector("[data-testid=hand] .card[tabindex='0']"))?.focus({ preventScroll: true });
+  if (place === "table" && focusLost()) {
+    // the card in focus redrawn, or gone with a play; a sheet closed (Leave, the summary, the invite): the
+    // hand keeps the keys, which had fallen to the page
+    (focusedKey && root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)
+      || root.querySelector("[data-testid=hand] .card[tabindex='0']"))?.focus({ preventScroll: true });
   }
 }
 

@@ -132,8 +132,8 @@ def test_enter_plays_after_suggest_or_the_history_pressed_with_a_pointer(browser
 
 
 def test_the_keys_go_to_the_hand_at_the_start_and_stay_there_after_a_play(browser, live_server):
-    """Start went with its screen, and the card in focus with its play: the focus fell to the page, its ring
-    was gone and Tab started again from the top bar."""
+    """Start went with its screen, the card in focus with its play, the Leave question with its answer: the
+    focus fell to the page, its ring was gone and Tab started again from the top bar."""
     ctx, page = phone_at_its_turn(browser, live_server, (1280, 800), "en", seed=1)
     in_hand = "() => !!document.activeElement?.closest('[data-testid=hand]')"
     assert page.evaluate(in_hand)  # Start pressed (and gone with its screen): the keys are in the hand
@@ -141,6 +141,11 @@ def test_the_keys_go_to_the_hand_at_the_start_and_stay_there_after_a_play(browse
     page.keyboard.press("ArrowUp")  # picks the card in focus: a single, a play on the lead
     page.keyboard.press("Enter")
     page.wait_for_function("() => globalThis.guandan.ui.state.view.hand.length === 26")
+    assert page.evaluate(in_hand)
+    page.click("[data-testid=leave]")  # a sheet asked and closed: the keys come back to the hand
+    page.locator("[data-testid=leave-stay]").wait_for()
+    page.keyboard.press("Escape")
+    page.locator("[data-testid=leave-stay]").wait_for(state="detached")
     assert page.evaluate(in_hand)
     ctx.close()
 
