@@ -846,7 +846,8 @@ function actionBar(view) {
   const me = view.seat;
   if (me === null || me === undefined) return null;
   const returning = owesReturn(view);
-  const mine = myTurn(view) && ui.status === "connected"; // offline nothing can be sent
+  const online = ui.status === "connected"; // offline nothing can be sent
+  const mine = myTurn(view) && online;
   // with cards picked the sort button groups them (理牌, as in the apps); else it cycles the sort
   const grouping = ui.selected.size > 0 && !returning;
   const undo = grouping && isOneGroup(handGroups(view), ui.selected);
@@ -855,10 +856,10 @@ function actionBar(view) {
     ui.readings && mine ? readingsBar() : null,
     h("div", { class: "row center" },
       returning
-        ? h("button", { class: "primary", "data-testid": "return", disabled: ui.status !== "connected", onclick: () => returnSelected(view) }, t("returnCard"))
+        ? h("button", { class: "primary", "data-testid": "return", disabled: !online, onclick: () => returnSelected(view) }, t("returnCard"))
         : [h("button", { class: "primary", "data-testid": "play", disabled: !mine || !ui.selected.size, onclick: () => playSelected(view) }, t("play")),
           h("button", { "data-testid": "pass", disabled: !mine || !view.top, onclick: pass }, t("pass"))],
-      h("button", { "data-testid": "suggest", disabled: !(mine || returning) || ui.status !== "connected", onclick: () => suggest(view) }, t("suggest")),
+      h("button", { "data-testid": "suggest", disabled: !(mine || returning) || !online, onclick: () => suggest(view) }, t("suggest")),
       // two spans: on a narrow phone they stack, so the four buttons keep to one row
       h("button", { class: "sort", "data-testid": "sort", "data-does": grouping ? "group" : "sort",
         onclick: grouping ? () => groupPicked(view) : cycleSort, "aria-label": `${sortMain}·${sortSub}` },
@@ -910,9 +911,10 @@ function banner() {
   }
   if (ui.status === "reconnecting") {
     const s = conn.retryAt ? Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000)) : 0;
-    const seated = tableView()?.seat !== null && tableView()?.seat !== undefined;
+    const view = tableView();
+    const seated = view?.seat !== null && view?.seat !== undefined;
     // at the table: over the foot (its buttons wait for the connection), not over the levels
-    return h("div", { class: `status-banner ${tableView() ? "at-foot" : ""}`, "data-testid": "status", role: "status" },
+    return h("div", { class: `status-banner ${view ? "at-foot" : ""}`, "data-testid": "status", role: "status" },
       h("span", { text: t("reconnecting") }),
       seated ? h("span", { class: "seat-kept", text: t("offlineSeat") }) : null,
       conn.retryAt ? h("span", { class: "retry", "data-retry-at": conn.retryAt }, t("retryIn", { s })) : null,
@@ -969,7 +971,7 @@ function render() {
     // the card in focus redrawn, or gone with a play; a sheet closed (Leave, the summary, the invite): the
     // hand keeps the keys, which had fallen to the page
     (focusedKey && root.querySelector(`[data-key="${CSS.escape(focusedKey)}"]`)
-      || root.querySelector("[data-testid=hand] .card[tabindex='0']"))?.focus({ preventScroll: true });
+      || root.querySelector(HAND_STOP))?.focus({ preventScroll: true });
   }
 }
 
@@ -979,6 +981,7 @@ function focusLost() {
 }
 
 const RESULT_BUTTON = "[data-testid=next-deal]:enabled, [data-testid=rematch]:enabled";
+const HAND_STOP = "[data-testid=hand] .card[tabindex='0']"; // the hand's one Tab stop
 
 /** A result that comes up takes the focus to its button (a keyboard player reached it only after every
  * control behind it), once per result: a player who moves on from it is left where they are. */
@@ -991,13 +994,10 @@ function focusResult(root, view) {
   }
 }
 
-/** A new screen whose button took the keys is gone (Create, Start): they go to what comes next there, the
- * room's Start or the hand, not to the page. */
+/** Create, gone with its screen, hands the keys to the room's Start, not to the page (at the table the
+ * hand takes them at the end of render, as whenever they fall to the page there). */
 function focusNewScreen(root, place) {
-  if (!focusLost()) return;
-  const to = place === "room" ? root.querySelector("[data-testid=start]")
-    : place === "table" ? root.querySelector("[data-testid=hand] .card[tabindex='0']") : null;
-  to?.focus({ preventScroll: true });
+  if (place === "room" && focusLost()) root.querySelector("[data-testid=start]")?.focus({ preventScroll: true });
 }
 
 /** The history just closed: the keys go back to the result's button, else to the hand (they stayed on the
@@ -1005,7 +1005,7 @@ function focusNewScreen(root, place) {
 function focusAfterHistory(root) {
   if (ui.historyWasOpen && !story.open) {
     const to = root.querySelector(RESULT_BUTTON)
-      ?? root.querySelector("[data-testid=hand] .card[tabindex='0']");
+      ?? root.querySelector(HAND_STOP);
     to?.focus({ preventScroll: true });
   }
   ui.historyWasOpen = story.open;
