@@ -185,9 +185,9 @@ def settle_deal(
     # Failed A attempts (RULES.md §8): a deal played at a team's own A level that it does not pass.
     a_attempt = None
     fell_back = [False, False]
-    if deal_level == ACE and not passed_a:  # the match is over: the other team's attempt is moot
+    if deal_level == ACE:
         for t in (0, 1):
-            if before[t] != ACE:
+            if before[t] != ACE or (t == winner and passed_a):
                 continue
             fails[t] += 1
             if t == level_team:

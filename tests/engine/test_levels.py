@@ -124,15 +124,6 @@ def test_a_attempts_counted_for_both_teams_at_a():
     assert s.match_won and s.winner_team == 1
 
 
-def test_the_deal_that_wins_the_match_uses_no_attempt_of_the_other_team():
-    # Both at A under nanjing, team 0 on its last attempt: team 1 passes A, the match is over, and its
-    # result does not send the beaten team back to 2.
-    s = settle_deal([A, A], [1, 3, 0, 2], 0, "nanjing", (1, 0))
-    assert s.match_won and s.winner_team == 1
-    assert s.levels == [A, A] and s.a_failures == (1, 0)
-    assert "falls back" not in s.reason and "failed" not in s.reason
-
-
 def test_invalid_input():
     with pytest.raises(ValueError):
         settle_deal([2, 2], [0, 1, 1, 3], 0)
