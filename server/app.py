@@ -51,7 +51,7 @@ from .refusals import wire_fields
 from .rooms import RoomError
 from .safelog import LogBudget, clip
 from .scheduler import Scheduler
-from .store import RoomNotFound, Store, valid_code
+from .store import Burial, RoomNotFound, Store, valid_code
 from .views import view_for
 
 log = logging.getLogger("guandan.server")
@@ -150,6 +150,7 @@ class GameServer:
         self._tasks: list[asyncio.Task[None]] = []
         self._closers: set[asyncio.Task[None]] = set()  # connections being closed (_close_soon)
         self._closing = False
+        self._stopped_at: float | None = None  # when shutting down began (stopping)
         self.invite = links.invite_bases(config.host, config.port, config.public_url)
         self.handlers: dict[str, Callable[[Conn, Any], Any]] = {
             "hello": self.on_hello,
@@ -187,6 +188,20 @@ class GameServer:
         self._tasks.append(asyncio.create_task(self.watch.run(), name="redis-watch"))
         await self.scheduler.start()
         log.info("server process started proc=%s", self.proc_id)
+
+    def stopping(self) -> None:
+        """Shutting down begins (call it before the connections are closed): the connections that close
+        now go with the server, not with their players (changes.server_gone), and no bot, timer or grace
+        period is run here any more (closing the connections may take seconds)."""
+        self._stopped_at = time.time()
+        self.scheduler.hold()
+
+    def _dropped(self) -> SeatWent:
+        """How a seat whose last connection closed now went: on its own, or with the server."""
+        since = self._stopped_at
+        if since is None:
+            return C.seat_gone
+        return lambda room, seat, now: C.server_gone(room, seat, since, now)
 
     async def close(self) -> None:
         self._closing = True
@@ -296,7 +311,7 @@ class GameServer:
             pass
         finally:
             self.conns.pop(conn.id, None)
-            await self.detach(conn)
+            await self.detach(conn, self._dropped())
             log.info("connection closed conn=%s code=%s frames=%d dropped=%d log_lines_held=%d", conn.id,
                      ws.close_code, conn.gate.frames, conn.gate.dropped, conn.logs.held)
 
@@ -734,14 +749,18 @@ class GameServer:
         free_seat = None
         if seat is not None:
             _v, room = await self.store.load(code)
-            if room["status"] == "lobby":
+            give_up = rooms.leave_seat if room["status"] == "lobby" else None
+            if room["status"] == "playing" and (room.get("game") or {}).get("phase") == "match_over":
+                give_up = rooms.leave_finished_match
+
+            if give_up is not None:
                 def change(room: dict[str, Any]) -> Change:
-                    rooms.leave_seat(room, seat)
+                    give_up(room, seat)
                     return Change({"kind": "room", "type": "leave", "seat": seat}, {}, None)
 
                 free_seat = self._as_holder(conn, change)
         # first: the seat it frees is no longer this connection's to see; mid-match, the bot plays it at once
-        await self.detach(conn, went=C.seat_left)
+        await self.detach(conn, went=None if free_seat is not None else C.seat_left)
         if free_seat is not None:
             await self.mutate(code, free_seat)
         log.info("left code=%s seat=%s conn=%s", code, seat, conn.id)
@@ -917,12 +936,15 @@ class GameServer:
                 log.error("automatic step refused code=%s step=%s: %s", code, step, exc)
                 return
 
-    async def bury(self, proc_id: str, codes: list[str]) -> None:
-        """A server process died: its seats' connections are gone, so their grace periods start."""
+    async def bury(self, proc_id: str, burial: Burial) -> None:
+        """A server process died: its seats' connections are gone, so their grace periods start; a
+        table left without any of its people halts from the moment the process died."""
+        codes = burial.codes
         if proc_id == self.proc_id:
             await self._unbury_self(codes)
             return
         prefix = proc_id + ":"
+        since = burial.died if burial.died is not None else time.time() - self.config.proc_ttl
         for code in codes:
             try:
                 conns = await self.store.seat_conns(code)
@@ -930,7 +952,8 @@ class GameServer:
                 continue
             for seat, conn_id in conns.items():
                 if conn_id.startswith(prefix) and await self.store.release_seat(code, seat, conn_id):
-                    await self.try_mutate(code, lambda room, seat=seat: C.seat_gone(room, seat, time.time()))
+                    await self.try_mutate(code, lambda room, seat=seat:
+                                          C.server_gone(room, seat, since, time.time()))
             await self.store.publish(code, {"k": "presence"})
             self.scheduler.kick(code)
 
@@ -991,7 +1014,8 @@ class GameServer:
             with contextlib.suppress(RedisError, OSError):
                 if await self.store.release_seat(code, seat, conn_id):
                     await self.store.publish(code, {"k": "presence"})
-                    await self.try_mutate(code, lambda room: C.seat_gone(room, seat, time.time()))
+                    went = self._dropped()
+                    await self.try_mutate(code, lambda room: went(room, seat, time.time()))
             log.info("AI disconnected code=%s seat=%d conn=%s", code, seat, conn_id)
 
 

@@ -16,10 +16,15 @@ A room's ``live`` part (see rooms.py) holds what the plan needs besides the game
 - ``ready[seat]``: the seat pressed "next deal" / "rematch" at this result (the ready check, ready.py);
 - ``timeouts[seat]``: turn timers in a row that ran out on a connected player (``timed_out``); rooms
   stored before it have none.
+- ``halt``: since when the room has stood still because the server went (stopped, or died) with its
+  people's connections; None (or absent, in rooms stored before it) otherwise (``halt``).
 
 A table whose people have all left (no person and no external AI connected) waits for them: nothing
 but the grace periods runs out there, so an empty table costs nothing, and when one of them comes back
-the clock goes on where it stopped (``resume``).
+the clock goes on where it stopped (``resume``). A table whose people all went with the server itself
+(a restart, a crash) waits the same way, and there the grace periods stand still too (``halt``): the
+outage is nobody's absence, so when the server is back no one finds a bot in their seat or a turn timer
+run out, and those not back yet get their whole grace period from the moment the first one is.
 """
 
 from __future__ import annotations
@@ -143,6 +148,8 @@ def takeover_times(room: dict[str, Any]) -> list[float | None]:
     unix seconds), while the table waits for them; else None. Friends read "dropped" with no idea how
     long the wait would be."""
     live, grace = room["live"], room["settings"].get("grace", DEFAULT_GRACE)
+    if halted(room):
+        return [None] * 4  # the grace periods stand still until the server is back
     gone, away = live["gone"], live["away"]
     waiting = [_kind(room, s) == "human" and gone[s] is not None and not away[s] for s in SEATS]
     return [round(gone[s] + grace, 3) if waiting[s] else None for s in SEATS]
@@ -195,9 +202,32 @@ def resume(room: dict[str, Any], now: float) -> None:
     live["deadlines"] = [None if d is None else d + waited for d in live["deadlines"]]
 
 
+def halted(room: dict[str, Any]) -> bool:
+    return room["live"].get("halt") is not None
+
+
+def halt(room: dict[str, Any], since: float) -> None:
+    """The server went with the last of the table's people (call it once they all count as gone):
+    from ``since`` nothing runs out here, grace periods included. Those who went with it count as
+    gone from ``since``, so that when the room goes on their grace period starts afresh."""
+    live = room["live"]
+    live["halt"] = since
+    live["gone"] = [None if g is None else min(g, since) for g in live["gone"]]
+
+
+def unhalt(room: dict[str, Any], now: float) -> None:
+    """Someone is back after the server's outage: every clock of the room (the pace of bots, turn
+    timers, grace periods) goes on where it stopped, as if the outage had not been."""
+    live = room["live"]
+    waited = max(0.0, now - live.pop("halt"))
+    live["changed"] += waited
+    live["deadlines"] = [None if d is None else d + waited for d in live["deadlines"]]
+    live["gone"] = [None if g is None else g + waited for g in live["gone"]]
+
+
 def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     """The earliest thing the server must do for the room by itself, or None (waiting for people)."""
-    if room["status"] != "playing" or game is None:
+    if room["status"] != "playing" or game is None or halted(room):
         return None
     live = room["live"]
     settings = room["settings"]
@@ -268,6 +298,7 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 __all__ = [
     "Step", "plan", "stamp", "new_live", "left_marks", "taken_over", "unattended", "resume", "controller",
+    "halted", "halt", "unhalt",
     "auto_marks", "takeover_times", "timed_out", "acted",
     "TIMEOUTS_TO_AUTOPLAY", "TIMEOUT_AUTOPLAY_INTERVAL", "AUTO_INTERVALS",
     "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",

@@ -78,6 +78,8 @@ def join(room: Room, nickname: str, seat: int | None, token_hash: str, now: floa
     seat = rooms.take_seat(room, nickname, seat, token_hash)
     record = {"kind": "room", "type": "join", "seat": seat, "nickname": nickname}
     replaced = room["seats"][seat].get("replaced")
+    if ap.halted(room):  # someone to play with again after the server's outage
+        ap.unhalt(room, now)
     if replaced is not None:
         record["replaced"] = replaced
         game = rooms.load_game(room)
@@ -162,6 +164,16 @@ def seat_gone(room: Room, seat: int, now: float) -> Change:
     return Change({"kind": "live", "type": "gone", "seat": seat}, {}, None)
 
 
+def server_gone(room: Room, seat: int, since: float, now: float) -> Change:
+    """A seat's connection went with its server process, which stopped or died ``since`` (its last
+    heartbeat): a drop like any other, unless it leaves the table without any of its people; then the
+    room halts from ``since`` (autopilot.halt) until someone is back."""
+    change = seat_gone(room, seat, now)
+    if ap.unattended(room) and not ap.halted(room):
+        ap.halt(room, min(since, now))
+    return change
+
+
 def seat_left(room: Room, seat: int, now: float) -> Change:
     """A player pressed Leave mid-match: our bot plays for them at once (waiting out a grace period for
     someone who said they are going would only hold the table up); the seat stays theirs to resume."""
@@ -187,7 +199,9 @@ def seat_back(room: Room, seat: int, now: float) -> Change:
 
 def _back(room: Room, seat: int, now: float) -> None:
     """The seat's connection is back; a table that waited for its people goes on from where it stopped."""
-    if room["status"] == "playing" and ap.unattended(room):
+    if ap.halted(room):
+        ap.unhalt(room, now)
+    elif room["status"] == "playing" and ap.unattended(room):
         ap.resume(room, now)
     room["live"]["gone"][seat] = None
     ap.left_marks(room["live"])[seat] = False

@@ -221,6 +221,7 @@ async def run(args: argparse.Namespace, redis_url: str, embedded: EmbeddedRedis 
             log.info("code in %s; browser client from %s", REPO_ROOT, config.client_dir)
             await stop.wait()
             log.info("shutting down")
+            server.stopping()  # the connections about to close go with the server, not their players
     finally:
         await server.close()
         await redis.aclose()

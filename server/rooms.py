@@ -35,7 +35,7 @@ from engine import Game
 from engine.bots import BOTS
 from engine.rules import Rules, preset
 
-from .autopilot import DEFAULT_AI_TIMEOUT, DEFAULT_GRACE, new_live
+from .autopilot import DEFAULT_AI_TIMEOUT, DEFAULT_GRACE, left_marks, new_live
 from .protocol import SEATS
 from .safelog import clip
 
@@ -251,6 +251,24 @@ def leave_seat(room: dict[str, Any], seat: int) -> None:
         raise RoomError("already_started", "a started game keeps your seat; resume with your token",
                         {"action": "leave"})
     room["seats"][seat] = _empty_seat()
+    if room["host"] == seat:
+        humans = [i for i, s in enumerate(room["seats"]) if s["kind"] == "human"]
+        room["host"] = humans[0] if humans else None
+
+
+def leave_finished_match(room: dict[str, Any], seat: int) -> None:
+    """A person who leaves once the match is won gives the seat up (their page forgets it): a bot takes
+    it, as in a seat left empty at the start, and a newcomer may take it from the bot for the rematch;
+    the host role moves to another person. Kept for them, it stood at the rematch as a seat "away" that
+    nobody could take, not even its own player under the same name."""
+    if room["status"] != "playing" or (room.get("game") or {}).get("phase") != "match_over":
+        raise RoomError("match_not_over", "the seat is given up on leaving only once the match is over",
+                        {"action": "leave"})
+    room["seats"][seat] = bot_seat(seat)
+    live = room["live"]
+    for key, cleared in (("gone", None), ("away", False), ("autoplay", None), ("ready", False)):
+        live[key][seat] = cleared
+    left_marks(live)[seat] = False
     if room["host"] == seat:
         humans = [i for i, s in enumerate(room["seats"]) if s["kind"] == "human"]
         room["host"] = humans[0] if humans else None

@@ -9,9 +9,10 @@ Keys (``prefix`` defaults to ``gd:``):
 - ``conn:{code}`` hash: seat -> id of the connection holding it (presence, one per seat).
 - ``proc:{id}`` key with a TTL: this server process is alive (so presence of a killed process fades);
   ``procs`` set: every process that ever said so (the sweeper finds the dead ones there);
+  ``beats`` hash: process -> its last heartbeat (unix ms), so a burial knows when the process died;
   ``proc-rooms:{id}`` set: the rooms where that process held a seat's connection.
   Every key of a room or a process expires (after ``room_ttl`` of inactivity, a process's ``proc``
-  after its heartbeat's TTL); only ``due`` and ``procs`` are global.
+  after its heartbeat's TTL); only ``due``, ``procs`` and ``beats`` are global.
 - ``due`` sorted set: room code -> when (unix ms) the server must next act for the room by itself
   (bots, auto-play, timers, dropouts: autopilot.py). Taking a due room pushes its score out by a lease,
   so exactly one process works on it; a process that dies mid-work loses the lease when it runs out.
@@ -29,7 +30,8 @@ ever overwritten.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+import time
+from typing import Any, NamedTuple
 
 from redis.asyncio import Redis
 
@@ -114,6 +116,13 @@ class RoomNotFound(LookupError):
     """No room with that code (never created, or expired)."""
 
 
+class Burial(NamedTuple):
+    """A dead process's rooms, and when it last beat (unix seconds; None if it never said)."""
+
+    codes: list[str]
+    died: float | None
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -137,6 +146,7 @@ class Store:
         self._take_due = redis.register_script(_TAKE_DUE)
         self.due_key = f"{prefix}due"
         self.procs_key = f"{prefix}procs"
+        self.beats_key = f"{prefix}beats"  # each process's last heartbeat (unix ms): when a dead one died
 
     def room_key(self, code: str) -> str:
         return f"{self.prefix}room:{code}"
@@ -261,6 +271,7 @@ class Store:
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(self.proc_key(proc_id), b"1", px=int(ttl * 1000))
         pipe.sadd(self.procs_key, proc_id)
+        pipe.hset(self.beats_key, proc_id, int(time.time() * 1000))
         pipe.pexpire(self.proc_rooms_key(proc_id), self.ttl_ms)  # outlives the process, for its burial
         await pipe.execute()
 
@@ -269,17 +280,33 @@ class Store:
 
     async def dead_procs(self) -> list[str]:
         """Processes that registered but whose heartbeat ran out."""
-        procs = {p.decode() for p in await self.redis.smembers(self.procs_key)}
+        procs = await self.registered_procs()
         alive = await self.alive_procs(procs)
         return sorted(procs - alive)
 
-    async def bury(self, proc_id: str) -> list[str] | None:
-        """Take the clean-up of a dead process: exactly one caller gets its rooms, others get None."""
+    async def last_beats(self, proc_ids: set[str]) -> dict[str, float | None]:
+        """When each process last beat (unix seconds; None: never, or buried)."""
+        if not proc_ids:
+            return {}
+        ids = sorted(proc_ids)
+        raw = await self.redis.hmget(self.beats_key, ids)
+        return {p: None if r is None else int(r) / 1000 for p, r in zip(ids, raw, strict=True)}
+
+    async def registered_procs(self) -> set[str]:
+        return {p.decode() for p in await self.redis.smembers(self.procs_key)}
+
+    async def bury(self, proc_id: str) -> Burial | None:
+        """Take the clean-up of a dead process: exactly one caller gets its rooms and when it last beat,
+        others get None."""
         if not await self.redis.srem(self.procs_key, proc_id):
             return None
         codes = await self.proc_rooms(proc_id)
-        await self.redis.delete(self.proc_rooms_key(proc_id))
-        return codes
+        died = (await self.last_beats({proc_id}))[proc_id]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.delete(self.proc_rooms_key(proc_id))
+        pipe.hdel(self.beats_key, proc_id)
+        await pipe.execute()
+        return Burial(codes, died)
 
     async def proc_rooms(self, proc_id: str) -> list[str]:
         """The rooms where a process holds (or held) a seat's connection."""

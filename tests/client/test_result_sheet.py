@@ -57,3 +57,44 @@ def test_the_losers_of_a_match_are_not_shown_a_trophy_and_the_record_names_each_
     page.click("[data-testid=lang]")
     assert title.inner_text() == "They won the match"
     ctx.close()
+
+
+def test_back_to_lobby_after_a_won_match_gives_the_seat_up_and_the_player_may_sit_again(
+        browser, live_server, live_data):
+    """The page forgets the seat on "Back to lobby" after a won match; the room used to keep it for the
+    forgotten token, and the rematch showed a ghost "left" seat that no one could take, not even its
+    player under the same name."""
+    code, made, joined, ann_py, bo_py = room_of_two(live_server, 9)
+    pages = []
+    for seat, token in ((0, made["token"]), (1, joined["token"])):
+        ctx = browser.new_context(viewport={"width": 844, "height": 390})
+        ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+        pages.append(open_seat(ctx, live_server, code, seat, token))
+    ann, bo = pages
+    ann_py.close()
+    bo_py.close()
+    ann.click("[data-testid=start]")
+    for page in pages:
+        page.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'play'")
+    ann.wait_for_function("() => (v => v.pending.length > 0 && v.pending.every(s => s < 2))"
+                          "(globalThis.guandan.ui.state.view)")  # the bots wait for the people: it stays put
+    fast_forward(live_data, code, match_over=True)
+    ann.locator("[data-testid=back-to-lobby]").click(timeout=10_000)
+    ann.wait_for_selector("[data-testid=join-form]")
+    assert ann.evaluate(f"() => localStorage.getItem('guandan:seat:{code}')") is None
+    # the table sees a bot in the seat, not a player who left
+    bo.wait_for_function("() => globalThis.guandan.ui.room.seats[0].kind === 'bot'")
+    assert bo.evaluate("() => globalThis.guandan.ui.state.view.auto[0]") is None
+    # Ann comes back by the code, under her own name, and both start the rematch
+    ann.fill("[data-testid=join-form] [data-testid=nickname]", "Ann")
+    ann.fill("[data-testid=join-code]", code)
+    ann.click("[data-testid=join]")
+    ann.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'match_over'")
+    assert ann.evaluate("() => globalThis.guandan.ui.state.view.seat") == 0
+    for page in pages:
+        page.click("[data-testid=rematch]")
+    for page in pages:
+        page.wait_for_function(
+            "() => (v => v.phase === 'play' && v.deal === 1)(globalThis.guandan.ui.state.view)")
+    for page in pages:
+        page.context.close()

@@ -190,7 +190,7 @@ def stored_state(game: Any) -> dict[str, Any]:
     return room["game"]
 
 
-LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay")
+LIVE_KEYS = ("auto", "takeover", "paused", "deadlines", "deadline", "autoplay")
 
 
 def engine_part(view: dict[str, Any]) -> dict[str, Any]:

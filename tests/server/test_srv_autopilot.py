@@ -182,6 +182,35 @@ def test_a_table_whose_people_all_left_waits_for_them_and_goes_on_where_it_stopp
     assert ap.plan(room, game) == ap.Step(T0 + 118.0, 0, ap.TIMER)  # the 18 s it had left
 
 
+def test_a_table_whose_people_went_with_the_server_stands_still_grace_periods_too() -> None:
+    from server import changes as C
+
+    game = Game.new(1)  # seat 0, a person, leads
+    room = room_with(["human", "human", "ai", "bot"], game, turn_timer=20.0, grace=5.0)
+    room["live"]["gone"][1] = T0 + 1.0  # seat 1 dropped on its own before the server went
+    C.server_gone(room, 0, T0 + 2.0, T0 + 12.0)  # the process died at T0+2, buried at T0+12
+    assert not ap.halted(room) and room["live"]["gone"][0] == T0 + 12.0  # the AI is still connected
+    assert ap.plan(room, game) == ap.Step(T0 + 6.0, 1, ap.GRACE)
+    C.server_gone(room, 2, T0 + 2.0, T0 + 12.0)  # the last one: the room halts from the death
+    assert ap.halted(room) and room["live"]["gone"] == [T0 + 2.0, T0 + 1.0, T0 + 2.0, None]
+    assert ap.plan(room, game) is None  # no grace period, no timer runs out
+    assert ap.takeover_times(room) == [None] * 4
+    assert views.view_for(room, game, None)["paused"] is True
+
+    C.seat_back(room, 0, T0 + 302.0)  # five minutes later, seat 0 is back first
+    live = room["live"]
+    assert not ap.halted(room) and live["changed"] == T0 + 300.0
+    assert live["deadlines"][0] == T0 + 320.0  # the 18 s it had left
+    assert live["gone"] == [None, T0 + 301.0, T0 + 302.0, None]  # grace: 4 s left for 1, all 5 s for 2
+    assert ap.plan(room, game) == ap.Step(T0 + 306.0, 1, ap.GRACE)
+    assert ap.takeover_times(room)[1] == T0 + 306.0
+
+    fresh = room_with(["human", "bot", "bot", "bot"], game, turn_timer=20.0, grace=5.0)
+    C.server_gone(fresh, 0, T0 + 2.0, T0 + 3.0)
+    C.join(fresh, "Newcomer", 1, "hash", T0 + 50.0)  # someone takes a bot's seat: the table goes on
+    assert not ap.halted(fresh) and fresh["live"]["gone"][0] == T0 + 50.0
+
+
 def test_a_table_goes_on_while_someone_is_connected() -> None:
     game = Game.new(1)
     room = room_with(["human", "ai", "bot", "bot"], game, turn_timer=20.0)

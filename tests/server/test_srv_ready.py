@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from srv_client import ServerError, game_at, play_until, replayed, seated_room, stored_state
+from srv_client import Client, ServerError, game_at, play_until, replayed, seated_room, stored_state
 
 from server.store import Store
 from server.views import view_for
@@ -116,4 +116,39 @@ async def test_a_rematch_keeps_the_room_its_code_and_seats(server, aredis) -> No
     assert log[0]["v"] > version and [r["v"] for r in log] == list(range(log[0]["v"], final + 1))
     assert stored_state(await replayed(store, code, upto=final)) == room["game"]
     for c in clients:
+        await c.close()
+
+
+async def test_a_player_who_leaves_a_won_match_gives_the_seat_up(server, aredis) -> None:
+    """The page forgets the seat on leaving a won match: the room gives it to a bot, which a newcomer (the
+    leaver too, under the same name) takes for the rematch; kept, it stood there as a ghost "away"."""
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=3, bots=[3], seed=5)
+    version, room = await store.load(code)
+    room["game"].update(phase="match_over", match_winner=0, levels=[14, 5], turn=None)
+    assert await store.commit(code, version, room, {"kind": "test"}, "test") is not None
+    for c in clients:
+        await c.wait(lambda c=c: c.view["phase"] == "match_over")
+    await clients[1].request({"type": "new_match"})
+    await clients[0].request({"type": "leave"})  # the host leaves: P1 asked for a rematch already
+    await clients[1].wait(lambda: clients[1].room["seats"][0]["kind"] == "bot")
+    _v, room = await store.load(code)
+    assert room["host"] == 1 and room["seats"][0] == {"kind": "bot", "nickname": "Bot 1", "token": None}
+    assert room["live"]["gone"][0] is None and not room["live"]["away"][0]
+    assert clients[1].view["ready"] == [True, True, False, True]  # a bot is always ready
+    assert clients[1].view["auto"][0] is None  # not "left": nobody is away
+    back = await Client.open(server.url)  # the same person, a new page: the name is free again
+    joined = await back.request({"type": "join", "code": code, "nickname": "P0"})
+    assert joined["seat"] == 0
+    await clients[2].request({"type": "new_match"})
+    await back.request({"type": "new_match"})
+    for c in (back, clients[1], clients[2]):
+        await c.wait(lambda c=c: c.view["phase"] == "play" and c.view["deal"] == 1)
+    _v, room = await store.load(code)
+    assert [s["kind"] for s in room["seats"]] == ["human", "human", "human", "bot"] and room["host"] == 1
+    # mid-match, leaving keeps the seat (its player may resume it): only a won match gives it up
+    await clients[2].request({"type": "leave"})
+    await clients[1].wait(lambda: clients[1].view["auto"][2] == "left")
+    assert (await store.load(code))[1]["seats"][2]["kind"] == "human"
+    for c in (back, clients[1]):
         await c.close()

@@ -16,7 +16,7 @@ from srv_procs import start_server_process, stop_process
 from server.embedded_redis import EmbeddedRedis
 from server.store import Store
 
-GLOBAL_KEYS = {b"gd:due", b"gd:procs"}  # one each for the whole server, whatever the rooms
+GLOBAL_KEYS = {b"gd:due", b"gd:procs", b"gd:beats"}  # one each for the whole server, whatever the rooms
 
 
 async def test_every_key_of_a_room_and_a_process_expires(server, aredis) -> None:
