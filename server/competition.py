@@ -29,6 +29,7 @@ from .safelog import LogBudget, clip
 log = logging.getLogger("guandan.competition")
 Msg = dict[str, Any]
 DEFAULT_SETTLE = 0.5  # seconds between the 4th bot's handshake and the first message
+BEHIND_WARNING = 3  # acts in a row that time out after a late answer before the seat is warned of
 
 
 class ProtocolSeat:
@@ -49,6 +50,7 @@ class OpenAct:
 
     future: asyncio.Future[int | None]
     index_range: int
+    dropped_late: bool = False  # an earlier act's late answer came while this one was open
 
 
 @dataclass
@@ -77,9 +79,11 @@ class SocketSeat(ProtocolSeat):
         self.seat = seat
         self.act_timeout = act_timeout
         self.closed = False
+        self.waiting = True  # the table is not full yet: a bot that leaves now gives its seat back
         self.ending = False  # the table is over: a bot that leaves now does what real bots do
         self.open: OpenAct | None = None
         self.late = 0  # acts that timed out and whose answer has not come yet
+        self.behind = 0  # acts in a row that dropped a late answer and then timed out themselves
         self.stats = SeatStats()
         self.logs = LogBudget()
 
@@ -110,6 +114,10 @@ class SocketSeat(ProtocolSeat):
         if act.future.done():
             return
         self.late += 1
+        self.behind = self.behind + 1 if act.dropped_late else 0
+        if self.behind == BEHIND_WARNING:
+            print(f"seat {self.seat}: {self.name} answers every act only after its timeout: it is slower "
+                  f"than {self.act_timeout} s, or it missed an act and answers one behind", flush=True)
         log.warning("seat %d (%s) did not answer in %.1f s; our bot plays this turn and its late answer "
                     "will be dropped", self.seat, self.name, self.act_timeout)
         act.future.set_result(None)
@@ -127,6 +135,8 @@ class SocketSeat(ProtocolSeat):
         if self.late:
             self.late -= 1
             self.stats.late_answers += 1
+            if self.open is not None:
+                self.open.dropped_late = True
             self.logs.log(log, logging.WARNING, "seat %d (%s) answered %s after its act timed out: dropped",
                           self.seat, self.name, clip(raw))
             return
@@ -150,7 +160,7 @@ class SocketSeat(ProtocolSeat):
         self.closed = True
         if self.open is not None and not self.open.future.done():
             self.open.future.set_result(None)
-        if self.ending:
+        if self.ending or self.waiting:
             return
         self.stats.disconnected = True
         log.warning("seat %d (%s) disconnected (%s); our bot plays its turns", self.seat, self.name, why)
@@ -325,8 +335,17 @@ async def run_standalone(
         joined.append(seat)
         print(f"seat {seat.seat}: {seat.name} connected", flush=True)
         if len(joined) == 4:
+            for s in joined:
+                s.waiting = False
             full.set()
         await seat.read_answers()
+        if seat.waiting:  # left before the table was full: the seat is free again, and nobody plays for it
+            joined.remove(seat)
+            for number, s in enumerate(joined):
+                s.seat = number
+            print(f"{seat.name} left before the table was full; seats now: "
+                  + ", ".join(f"{s.seat} {s.name}" for s in joined), flush=True)
+            return
         await done.wait()
 
     async with serve(handler, host, port, max_size=2**16, ping_interval=None) as server:

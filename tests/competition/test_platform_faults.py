@@ -10,7 +10,7 @@ import socket
 import time
 
 import pytest
-from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import ClientConnection, connect
 
 from server.competition import DEFAULT_SETTLE, parse_act_index, run_standalone
 
@@ -153,3 +153,71 @@ async def test_a_late_or_unasked_answer_is_never_applied_to_a_later_act():
     assert played_its_own_choices_but(clients[0], [2]) and len(clients[0].my_moves()) > 10
     assert summary["late_answers"] == [1, 0, 0, 0] and summary["unasked_answers"] == [1, 0, 0, 0]
     assert summary["fallback_turns"] == [1, 0, 0, 0]
+
+
+class SkipsOneAct(ProtocolClient):
+    """Never answers its 2nd act/play (it lost the message), then answers every act at once."""
+
+    async def on_message(self, ws: ClientConnection, msg: dict) -> None:
+        if kind(msg) == ("act", "play") and sum(kind(m) == ("act", "play") for m in self.messages) == 2:
+            return
+        await super().on_message(ws, msg)
+
+
+async def _printed(capsys, seen: list[str], words: str, within: float) -> bool:
+    """Collects stdout into ``seen`` until ``words`` is in it."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        seen.append(capsys.readouterr().out)
+        if words in "".join(seen):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_a_bot_that_leaves_before_the_table_is_full_gives_its_seat_back(capsys):
+    ready = asyncio.get_running_loop().create_future()
+    server = asyncio.create_task(run_standalone("127.0.0.1", 0, 1, seed=12, on_listening=ready.set_result,
+                                                settle=0.1))
+    url = f"ws://127.0.0.1:{await asyncio.wait_for(ready, 10)}"
+    seen: list[str] = []
+    first = ProtocolClient("a", seed=1)
+    tasks = [asyncio.create_task(first.run(url))]
+    await asyncio.wait_for(first.opened.wait(), 10)
+    async with connect(f"{url}/game/crashed"):
+        pass  # a bot process that dies while the others are still starting
+    assert await _printed(capsys, seen, "crashed left before the table was full; seats now: 0 a", 10)
+    clients = [first, *(ProtocolClient(n, seed=i) for i, n in enumerate("bcd", 2))]
+    for c in clients[1:]:
+        tasks.append(asyncio.create_task(c.run(url)))
+        await asyncio.wait_for(c.opened.wait(), 10)
+    summary = await asyncio.wait_for(server, 300)
+    await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    assert summary["disconnects"] == [0, 0, 0, 0] and summary["fallback_turns"] == [0, 0, 0, 0]
+    assert [c.my_pos for c in clients] == [0, 1, 2, 3]
+    assert "crashed disconnected" not in "".join(seen) + capsys.readouterr().out
+
+
+async def test_a_bot_one_answer_behind_is_warned_of_once(capsys):
+    ready = asyncio.get_running_loop().create_future()
+    server = asyncio.create_task(run_standalone("127.0.0.1", 0, 1, seed=12, on_listening=ready.set_result,
+                                                settle=0.1, act_timeout=0.2))
+    url = f"ws://127.0.0.1:{await asyncio.wait_for(ready, 10)}"
+    clients = [SkipsOneAct("skipper", seed=1), *(ProtocolClient(n, seed=i) for i, n in enumerate("bcd", 2))]
+    tasks = []
+    for c in clients:
+        tasks.append(asyncio.create_task(c.run(url)))
+        await asyncio.wait_for(c.opened.wait(), 10)
+    seen: list[str] = []
+    warning = "seat 0: skipper answers every act only after its timeout"
+    try:
+        assert await _printed(capsys, seen, warning, 120)
+        acts = sum(kind(m) == ("act", "play") for m in clients[0].messages)
+        await _printed(capsys, seen, "never", 2)  # three more acts' worth of output: still one warning
+        assert sum(kind(m) == ("act", "play") for m in clients[0].messages) > acts
+        assert "".join(seen).count(warning) == 1
+    finally:
+        server.cancel()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(server, *tasks, return_exceptions=True)
