@@ -15,6 +15,7 @@ from typing import Any
 import msgpack
 import pytest
 import redis
+from playwright.sync_api import Page
 from test_browser import can_act, create_room, hand_of, inject, start_with_bots, take_turn, view_of
 from websockets.sync.client import connect
 
@@ -529,13 +530,20 @@ def test_the_history_opens_at_the_latest_trick_and_follows_the_deal(browser, liv
     page.keyboard.press("a")  # auto-play (its switch is under the drawer on a phone)
     page.wait_for_function(MORE_MOVES, arg=moves + 4, timeout=20_000)
     assert latest_in_sight()
-    drawer.evaluate("el => el.scrollTo(0, 0)")  # scrolled back to read: left there as plays come in
-    page.wait_for_function("() => globalThis.guandan.story.pinned === false")
+    scroll_back_to(page, 0)  # scrolled back to read: left there as plays come in
     moves = drawer.locator("[data-testid=move]").count()
     page.wait_for_function(MORE_MOVES, arg=moves + 4, timeout=20_000)
     assert drawer.evaluate("el => el.scrollTop") == 0
     assert view_of(page)["deal"] == 1
     ctx.close()
+
+
+def scroll_back_to(page: Page, top: int) -> None:
+    """Scrolls the history up as a reader does: again if a move came in before the scroll was seen (the
+    drawer follows the latest move until a scroll event finds it away from the bottom)."""
+    page.wait_for_function("""top => { const d = document.querySelector('[data-testid=history]');
+        if (globalThis.guandan.story.pinned === false) return true; d.scrollTo(0, top); return false; }""",
+                           arg=top)
 
 
 def test_the_history_keeps_its_place_as_the_deal_s_result_comes_up(browser, live_server):
@@ -551,8 +559,8 @@ def test_the_history_keeps_its_place_as_the_deal_s_result_comes_up(browser, live
     drawer = page.locator("[data-testid=history]")
     page.wait_for_function("() => { const d = document.querySelector('[data-testid=history]');"
                            " return d.scrollHeight > d.clientHeight + 80; }", timeout=30_000)
-    drawer.evaluate("el => { el.scrollTo(0, 40); el.readingHere = true; }")
-    page.wait_for_function("() => globalThis.guandan.story.pinned === false")
+    drawer.evaluate("el => { el.readingHere = true; }")
+    scroll_back_to(page, 40)
     page.wait_for_selector("[data-testid=deal-result]", timeout=60_000)
     assert drawer.evaluate("el => [el.readingHere === true, el.scrollTop]") == [True, 40]
     ctx.close()
