@@ -1,6 +1,6 @@
 // The browser client: renders what the server sends, sends what the player intends.
 // It holds no game rules: legality, suggestions and results all come from the server.
-import { Sounds, cuesFor, muteButton, titleFor } from "./alerts.js";
+import { Sounds, cuesFor, muteButton, titleFor, yourTurn } from "./alerts.js";
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
@@ -506,6 +506,13 @@ function myTurn(view) {
   return view.phase === "play" && view.turn === view.seat && view.seat !== null && view.seat !== undefined;
 }
 
+/** What the player owes now (their play, or a card to return) with its countdown; null when nothing. */
+function owedMove(view) {
+  if (!yourTurn(view)) return null;
+  return { text: view.phase === "return" ? t("returnCard") : t("yourTurn"),
+    timer: countdown(view.deadlines?.[view.seat] ?? view.deadline, "rules-countdown", "big") };
+}
+
 function owesReturn(view) {
   return view.phase === "return" && (view.return_choices || []).length > 0;
 }
@@ -694,13 +701,17 @@ function seatBox(view, seat, position) {
 }
 
 /** A team at A: which attempt at passing it comes next, and of how many the room's rules allow (the
- * last one marked: failing it sends the team back to 2). */
+ * last one marked: failing it sends the team back to 2). Only a deal at the team's own A is an attempt;
+ * while the deal is at the other team's level the chip says which attempt comes next, muted. */
 function aAttempt(view, team) {
   if (view.levels[team] !== 14) return null;
   const n = (view.a_failures?.[team] ?? 0) + 1;
   const of = ui.room?.settings?.rules?.a_attempts;
-  return h("small", { class: `a-try ${of && n >= of ? "last" : ""}`, "data-testid": `a-try-${team}`,
-    title: of ? t("aTryTitleOf", { n, of }) : t("aTryTitle", { n }) }, of ? t("aTryOf", { n, of }) : t("aTry", { n }));
+  const now = view.level_team === team;
+  const [text, title] = now ? ["aTry", "aTryTitle"] : ["aNext", "aNextTitle"];
+  const suffix = of ? "Of" : "";
+  return h("small", { class: `a-try ${now ? "" : "next"} ${now && of && n >= of ? "last" : ""}`,
+    "data-testid": `a-try-${team}`, title: t(title + suffix, { n, of }) }, t(text + suffix, { n, of }));
 }
 
 function levelsBar(view) {
@@ -940,7 +951,7 @@ function render() {
     ui.room ? h("button", { class: "small", onclick: askLeave, "data-testid": "leave" }, t("leave")) : null);
   const place = rulesRoute() ? "rules" : view ? "table" : ui.room ? "room" : "home";
   let screen;
-  if (place === "rules") screen = rulesScreen();
+  if (place === "rules") screen = rulesScreen(owedMove(view));
   else if (place === "table") screen = tableScreen(view);
   else if (place === "room") screen = roomLobby();
   else screen = lobbyScreen();
