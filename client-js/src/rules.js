@@ -80,9 +80,13 @@ function onPageClick(e) {
   scrollToRoute();
 }
 
-/** The page itself, in the current language. */
-export function rulesScreen() {
-  return h("main", { class: "rules-page", "data-testid": "rules-page", onclick: onPageClick }, article(currentLang()));
+/** The page itself, in the current language. Opened from a table, it covers the turn line: while the
+ * player owes a move, `turn` (what they owe and its countdown) stays over the page with the way back. */
+export function rulesScreen(turn = null) {
+  const note = turn && h("div", { class: "rules-turn", role: "alert", "data-testid": "rules-turn" },
+    h("span", { class: "rules-turn-text" }, turn.text, " ", turn.timer),
+    h("button", { class: "small primary", "data-testid": "rules-to-table", onclick: closeRules }, t("toTable")));
+  return h("main", { class: "rules-page", "data-testid": "rules-page", onclick: onPageClick }, note, article(currentLang()));
 }
 
 /** The top bar's way in and out: "Rules" on every other screen, "Back" on the rules page. In a room

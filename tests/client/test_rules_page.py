@@ -4,7 +4,7 @@ top bar in the lobby and at the table, in the player's language, with an anchor 
 from __future__ import annotations
 
 import pytest
-from test_browser import assert_fits, hand_of, start_with_bots
+from test_browser import assert_fits, hand_of, inject, start_with_bots, view_of
 
 from engine.rules import PRESETS
 
@@ -132,4 +132,32 @@ def test_a_table_with_other_rules_says_which_and_its_rules_open_there(browser, l
     assert "南京" in section_text(page, "nanjing")
     page.keyboard.press("Escape")
     hand_of(page)
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_a_player_reading_the_rules_sees_their_turn_its_countdown_and_a_way_back(browser, live_server, size):
+    """The rules page covered the table: a player reading it at their turn saw neither the turn nor its
+    countdown until our bot had played for them. What they owe stays over the page, with the way back."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    start_with_bots(page, live_server, "Reader", timer="60")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=20_000)  # the bots play at once
+    page.click("[data-testid=rules-link]")
+    page.wait_for_selector("[data-testid=rules-doc]")
+    note = page.locator("[data-testid=rules-turn]")
+    assert note.inner_text().startswith("轮到你出牌")
+    assert page.locator("[data-testid=rules-countdown]").inner_text().endswith("秒")
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # reading far down: still there
+    page.wait_for_function("""() => {
+        const r = document.querySelector('[data-testid=rules-turn]').getBoundingClientRect();
+        return Math.abs(r.top - document.querySelector('.topbar').offsetHeight) <= 1; }""")
+    assert_fits(page)
+    page.click("[data-testid=rules-to-table]")
+    page.wait_for_selector("[data-testid=your-turn]")
+    assert page.evaluate("() => location.hash") == ""
+    page.click("[data-testid=rules-link]")  # not the player's move: the page alone
+    inject(page, {**view_of(page), "turn": (view_of(page)["seat"] + 1) % 4})
+    page.wait_for_selector("[data-testid=rules-doc]")
+    assert page.locator("[data-testid=rules-turn]").count() == 0
     ctx.close()
