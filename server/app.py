@@ -160,6 +160,7 @@ class GameServer:
             "leave": self.on_leave,
             "add_bot": self.on_add_bot,
             "remove_bot": self.on_remove_bot,
+            "remove_player": self.on_remove_player,
             "add_ai": self.on_add_ai,
             "lock": self.on_lock,
             "start": self.on_start,
@@ -489,11 +490,16 @@ class GameServer:
                     if went is not None:
                         await self.try_mutate(code, lambda room: went(room, seat, time.time()))
 
-    async def _evict(self, conn: Conn, code: str) -> None:
-        """The seat this connection held was given to someone else: it sees and plays it no more."""
+    async def _evict(self, conn: Conn, code: str, room: dict[str, Any]) -> None:
+        """The seat this connection held was given to someone else, or emptied by the host: it sees and
+        plays it no more."""
         log.info("seat lost conn=%s code=%s seat=%s", conn.id, code, conn.seat)
-        await self.send(conn, P.Error(code="seat_lost",
-                                      message=f"your seat in room {code} was given to someone else"))
+        if rooms.removed_by_host(room, conn.seat):
+            lost = P.Error(code="seat_lost", message=f"the host of room {code} removed you from your seat",
+                           fields={"by": "host"})
+        else:
+            lost = P.Error(code="seat_lost", message=f"your seat in room {code} was given to someone else")
+        await self.send(conn, lost)
         await self.detach(conn, went=None)  # the seat's new occupant is not gone
         with contextlib.suppress(ConnectionClosed):
             await conn.ws.close(4003, "seat given to someone else")
@@ -565,7 +571,7 @@ class GameServer:
                 await self.send(conn, P.RoomInfo(**info))
                 await self.send(conn, P.Snapshot(version=version, seat=conn.seat, view=view))
         if not holds:
-            await self._evict(conn, code)
+            await self._evict(conn, code, room)
 
     async def refresh(
         self, code: str, version: int, room: dict[str, Any], game: Game | None = None
@@ -598,7 +604,7 @@ class GameServer:
                 base, conn.version, conn.view = conn.version, version, view
                 await self.send_frame(conn, _diff_frame(base, version, ops))
         for c in lost:
-            await self._evict(c, code)
+            await self._evict(c, code, room)
 
     async def push_presence(self, code: str, only: Conn | None = None) -> None:
         members = [only] if only is not None else list(self.rooms.get(code, ()))
@@ -788,6 +794,16 @@ class GameServer:
         version, done = await self.mutate(code, self._as_holder(conn, change))
         if done.result["released"] is not None:  # an AI seat: its secret URL opens nothing any more
             await self.store.unlink_ai(done.result["released"])
+        return {"version": version}
+
+    async def on_remove_player(self, conn: Conn, msg: P.RemovePlayer) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+
+        def change(room: dict[str, Any]) -> Change:
+            rooms.remove_player(room, seat, msg.seat)
+            return Change({"kind": "room", "type": "remove_player", "seat": msg.seat}, {}, None)
+
+        version, _ = await self.mutate(code, self._as_holder(conn, change))
         return {"version": version}
 
     async def on_add_ai(self, conn: Conn, msg: P.AddAi) -> dict[str, Any]:

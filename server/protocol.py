@@ -124,6 +124,13 @@ class RemoveBot(_ClientMsg):
     seat: Seat
 
 
+class RemovePlayer(_ClientMsg):
+    """Empty a seat another person took in the lobby (someone who came in by mistake, or never plays)."""
+
+    type: Literal["remove_player"]
+    seat: Seat
+
+
 class AddAi(_ClientMsg):
     """Reserve a seat for an external AI speaking the 2020 competition protocol (host, lobby)."""
 
@@ -217,7 +224,7 @@ class Resync(_ClientMsg):
 
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
-    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, AddAi, Lock, Start,
+    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, RemovePlayer, AddAi, Lock, Start,
     Play, Pass, Return, Suggest, Readings, NextDeal, NewMatch, Auto, Resync, Say,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007

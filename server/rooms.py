@@ -60,7 +60,7 @@ class RoomError(Exception):
 
 #: what a host-only lobby action is called in a refusal's message (its ``action`` field is the key)
 HOST_ACTIONS = {"add_bot": "add a bot", "add_ai": "add an AI seat", "remove_bot": "remove a bot",
-                "start": "start the game"}
+                "remove_player": "remove a player", "start": "start the game"}
 
 
 def new_token() -> str:
@@ -311,6 +311,21 @@ def remove_bot(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
     if room["seats"][seat]["kind"] not in ("bot", "ai"):
         raise RoomError("not_a_bot", f"seat {seat} has no bot", {"seat": seat})
     room["seats"][seat] = _empty_seat()
+
+
+def remove_player(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
+    """Empty a seat another person holds in the lobby; its connection loses it (``seat_lost``)."""
+    _host_in_lobby(room, by_seat, "remove_player")
+    if room["seats"][seat]["kind"] != "human" or seat == by_seat:
+        why = "is yours: leave to give it up" if seat == by_seat else "holds no other person"
+        raise RoomError("not_a_player", f"seat {seat} {why}", {"seat": seat})
+    room["seats"][seat] = _empty_seat()
+
+
+def removed_by_host(room: dict[str, Any], seat: int | None) -> bool:
+    """Whether a seat that changed hands was emptied by the host (in the lobby nothing else empties a
+    seat its player still holds: one who leaves lets go of it first)."""
+    return seat is not None and room["status"] == "lobby" and room["seats"][seat]["kind"] == "empty"
 
 
 def check_startable(room: dict[str, Any], by_seat: int | None) -> None:

@@ -117,11 +117,12 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     render();
   },
   onLost(err) {
+    const removed = err.fields?.by === "host"; // not a failed return to the seat: the host's choice
     ui.room = null;
     ui.state = null;
     ui.selected.clear();
     history.replaceState(null, "", location.pathname);
-    showMessage(() => t("lost", { reason: errorText(err) }), "error");
+    showMessage(() => (removed ? errorText(err) : t("lost", { reason: errorText(err) })), "error");
   },
 });
 
@@ -406,7 +407,10 @@ function roomLobby() {
           h("button", { class: "small", "data-testid": `add-ai-${i}`, onclick: () => addAi(i) }, t("addAi"))) : null,
         isHost && (s.kind === "bot" || s.kind === "ai") ? h("span", { class: "seat-actions" },
           h("button", { class: "small", "data-testid": `remove-${i}`, onclick: () => act({ type: "remove_bot", seat: i }) },
-            t("removeBot"))) : null),
+            t("removeBot"))) : null,
+        isHost && s.kind === "human" && i !== me ? h("span", { class: "seat-actions" },
+          h("button", { class: "small", "data-testid": `remove-player-${i}`, title: t("removePlayerTitle", { name: seatName(i) }),
+            onclick: () => act({ type: "remove_player", seat: i }) }, t("removePlayer"))) : null),
       aiUrl ? h("div", { class: "ai-url" },
         h("span", { class: "field-label", text: t("aiUrlHint") }),
         h("div", { class: "row" },

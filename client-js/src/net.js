@@ -203,6 +203,10 @@ export class Connection {
       return;
     }
     if (this.closedByUs) return;
+    if (event.code === 4003 && !this.room) {
+      this.connect(); // the seat went (said already): a fresh connection for the door, no waiting
+      return;
+    }
     this.scheduleReconnect();
   }
 
@@ -346,6 +350,13 @@ export class Connection {
           // stay "on its way" for ever, and every diff after it would be dropped)
           this.resyncing = false;
           this.resync();
+        } else if (msg.code === "seat_lost" && this.room) {
+          // the seat is someone else's now, or empty: its token opens nothing, so no resume is tried
+          // when the server closes this connection (that would only replace why with "bad token")
+          forgetSeat(this.room.code);
+          this.room = null;
+          this.state = null;
+          this.handlers.onLost?.(err);
         } else if (msg.code !== "replaced") {
           this.handlers.onError?.(err);
         }

@@ -106,3 +106,35 @@ def test_friends_sit_by_the_link_and_a_latecomer_takes_a_bots_seat_mid_deal(brow
     assert seat_of(fay) is None
     for page in [*table, *friends[2:], eve, fay]:
         page.context.close()
+
+
+def test_the_host_removes_a_person_from_the_lobby_who_is_told_so_and_may_join_again(browser, live_server):
+    """The host could free a bot's seat but not one a stranger with the code, or a friend who never came
+    back, sat in: a lobby that could not start without a new room."""
+    host = browser.new_context(viewport=PHONE).new_page()
+    host.goto(live_server + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    host.click("[data-testid=create]")
+    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    guest = join_by_link(browser, link, "陌生人")
+    host.wait_for_selector("[data-testid=remove-player-1]")
+    assert host.locator("[data-testid=remove-player-0]").count() == 0  # not one's own seat: Leave does that
+    assert guest.locator("[data-testid^=remove-player-]").count() == 0  # the host's alone
+    host.click("[data-testid=remove-player-1]")
+    message = guest.locator("[data-testid=message].error")
+    assert message.inner_text(timeout=10_000) == "房主请你离开了座位：可以用房间号重新加入"
+    guest.wait_for_selector("[data-testid=create-form]")  # back at the door
+    # connected again for the door, and the reason still there (a resume with the dead token replaced
+    # it with "could not get back into the seat: bad token")
+    guest.wait_for_function("() => globalThis.guandan.ui.status === 'connected'")
+    assert message.inner_text() == "房主请你离开了座位：可以用房间号重新加入"
+    seats_kept = "() => Object.keys(localStorage).filter(k => k.startsWith('guandan:seat:')).length"
+    assert guest.evaluate(seats_kept) == 0  # the token opens nothing now: not tried on the next visit
+    host.wait_for_function("() => globalThis.guandan.ui.room.seats[1].kind === 'empty'")
+    assert_fits(guest)
+    guest.goto(link)  # the code still lets them in
+    guest.fill("[data-testid=join-form] [data-testid=nickname]", "陌生人")
+    guest.click("[data-testid=join]")
+    guest.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 1")
+    for page in (host, guest):
+        page.context.close()

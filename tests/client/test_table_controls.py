@@ -214,6 +214,7 @@ def test_every_refusal_is_worded_in_both_languages(browser, live_server):
         "nickname_taken": {"seat": 1, "nickname": "小波"},
         "room_full": {"code": code}, "not_in_room": {}, "not_seated": {}, "not_host": {"action": "start"},
         "not_started": {}, "seats_empty": {"seats": [2, 3]}, "not_a_bot": {"seat": 2},
+        "not_a_player": {"seat": 2},
         "bad_rules": {"option": "joker_pair_in_full_house"}, "bad_bot": {"bots": ["random", "heuristic"]},
         "replaced": {},
         "seat_lost": {"seat": 0, "code": code}, "seed_not_allowed": {}, "already_ready": {"waiting": [1, 3]},

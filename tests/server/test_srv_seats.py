@@ -110,6 +110,39 @@ async def test_presence_shows_who_is_connected(server) -> None:
     await clients[0].close()
 
 
+async def test_the_host_removes_a_person_from_a_lobby_seat_who_may_join_again(server) -> None:
+    """A stranger with the code, or a friend who never answers, kept a seat the host could not free."""
+    code, clients, tokens = await seated_room(server.url, humans=3, start=False)
+    host, guest, other = clients
+    for by, seat, why in ((guest, 2, "not_host"), (host, 0, "not_a_player"), (host, 3, "not_a_player")):
+        with pytest.raises(ServerError) as exc:
+            await by.request({"type": "remove_player", "seat": seat})
+        assert exc.value.code == why, (seat, exc.value.code)
+    await host.request({"type": "add_bot", "seat": 3})
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "remove_player", "seat": 3})
+    assert exc.value.code == "not_a_player" and exc.value.fields == {"seat": 3}
+    errors = len(other.errors())
+    version = (await host.request({"type": "remove_player", "seat": 2}))["version"]
+    await other.wait(lambda: len(other.errors()) > errors)
+    assert other.errors()[-1]["code"] == "seat_lost" and other.errors()[-1]["fields"] == {"by": "host"}
+    await asyncio.wait_for(other.reader, 10)
+    assert other.ws.close_code == 4003 and other.version < version
+    await guest.wait(lambda: guest.version >= version and guest.room["seats"][2]["kind"] == "empty")
+    back = await Client.open(server.url)
+    with pytest.raises(ServerError) as exc:  # the old token opens nothing
+        await back.request({"type": "resume", "code": code, "token": tokens[2]})
+    assert exc.value.code == "bad_token"
+    joined = await back.request({"type": "join", "code": code, "nickname": "P2"})  # the code lets them in
+    assert joined["seat"] == 2
+    await host.request({"type": "start"})
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "remove_player", "seat": 1})
+    assert exc.value.code == "already_started"
+    for c in (host, guest, back):
+        await c.close()
+
+
 async def test_lobby_host_controls_bots_and_start(server) -> None:
     code, clients, _ = await seated_room(server.url, humans=2, start=False)
     host, guest = clients
