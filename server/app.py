@@ -161,6 +161,7 @@ class GameServer:
             "add_bot": self.on_add_bot,
             "remove_bot": self.on_remove_bot,
             "remove_player": self.on_remove_player,
+            "sit": self.on_sit,
             "add_ai": self.on_add_ai,
             "lock": self.on_lock,
             "start": self.on_start,
@@ -505,6 +506,26 @@ class GameServer:
             await conn.ws.close(4003, "seat given to someone else")
 
     @staticmethod
+    def _moved_to(conn: Conn, room: dict[str, Any]) -> int | None:
+        """The lobby seat a connection's person moved to with ``sit`` (None: not moved)."""
+        if conn.seat is None or room["status"] != "lobby":
+            return None
+        seat = rooms.holder_seat(room, conn.holder)
+        return None if seat is None or seat == conn.seat else seat
+
+    async def _follow(self, conn: Conn, code: str, seat: int) -> None:
+        """The connection follows its person's token to the seat they moved to: the seat's claim
+        (presence, one connection per seat) moves with it."""
+        old, conn.seat = conn.seat, seat
+        with contextlib.suppress(RedisError, OSError):
+            if old is not None:
+                await self.store.release_seat(code, old, conn.id)
+            taken = await self.store.claim_seat(code, seat, conn.id)
+            if taken and taken != conn.id:
+                await self._kick(taken)
+            await self.store.publish(code, {"k": "presence"})
+
+    @staticmethod
     def _holds(conn: Conn, room: dict[str, Any]) -> bool:
         """Whether the connection still holds its seat (a spectator holds none and always may watch)."""
         try:
@@ -563,6 +584,9 @@ class GameServer:
         assert code is not None
         async with self.lock(code):
             version, room = await self.store.load(code)
+            moved = self._moved_to(conn, room)
+            if moved is not None:
+                await self._follow(conn, code, moved)
             holds = self._holds(conn, room)
             if holds:
                 view = view_for(room, rooms.load_game(room), conn.seat)
@@ -585,9 +609,11 @@ class GameServer:
             if not behind:
                 return
             lost = [c for c in behind if not self._holds(c, room)]
-            if lost:  # never one more frame of a seat that changed hands
-                behind = [c for c in behind if c not in lost]
-                for c in lost:
+            moved = [c for c in lost if self._moved_to(c, room) is not None]  # sat elsewhere (lobby)
+            lost = [c for c in lost if c not in moved]
+            if lost or moved:  # never one more frame of a seat that changed hands
+                behind = [c for c in behind if c not in lost and c not in moved]
+                for c in lost + moved:
                     c.version = None
             if game is None:
                 game = rooms.load_game(room)
@@ -605,6 +631,8 @@ class GameServer:
                 await self.send_frame(conn, _diff_frame(base, version, ops))
         for c in lost:
             await self._evict(c, code, room)
+        for c in moved:  # a snapshot of the new seat (it carries the seat number)
+            await self.send_snapshot(c)
 
     async def push_presence(self, code: str, only: Conn | None = None) -> None:
         members = [only] if only is not None else list(self.rooms.get(code, ()))
@@ -795,6 +823,23 @@ class GameServer:
         if done.result["released"] is not None:  # an AI seat: its secret URL opens nothing any more
             await self.store.unlink_ai(done.result["released"])
         return {"version": version}
+
+    async def on_sit(self, conn: Conn, msg: P.Sit) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        if seat is None:
+            raise ClientError("not_seated", "spectators join a seat with join")
+
+        def change(room: dict[str, Any]) -> Change:
+            if msg.seat == seat:
+                raise NothingToDo
+            rooms.sit(room, seat, msg.seat)
+            return Change({"kind": "room", "type": "sit", "seat": seat, "to": msg.seat}, {}, None)
+
+        try:
+            version, _ = await self.mutate(code, self._as_holder(conn, change))
+        except NothingToDo:
+            version = conn.version
+        return {"version": version, "seat": msg.seat}
 
     async def on_remove_player(self, conn: Conn, msg: P.RemovePlayer) -> dict[str, Any]:
         code, seat = self._in_room(conn)

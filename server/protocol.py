@@ -124,6 +124,14 @@ class RemoveBot(_ClientMsg):
     seat: Seat
 
 
+class Sit(_ClientMsg):
+    """Move to another seat in the lobby (to sit with one's partner): an empty one, or a bot's (the bot
+    takes the seat left)."""
+
+    type: Literal["sit"]
+    seat: Seat
+
+
 class RemovePlayer(_ClientMsg):
     """Empty a seat another person took in the lobby (someone who came in by mistake, or never plays)."""
 
@@ -224,7 +232,7 @@ class Resync(_ClientMsg):
 
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
-    Hello, Create, Join, Resume, Leave, AddBot, RemoveBot, RemovePlayer, AddAi, Lock, Start,
+    Hello, Create, Join, Resume, Leave, Sit, AddBot, RemoveBot, RemovePlayer, AddAi, Lock, Start,
     Play, Pass, Return, Suggest, Readings, NextDeal, NewMatch, Auto, Resync, Say,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007

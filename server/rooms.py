@@ -256,6 +256,31 @@ def leave_seat(room: dict[str, Any], seat: int) -> None:
         room["host"] = humans[0] if humans else None
 
 
+def sit(room: dict[str, Any], seat: int, to: int) -> None:
+    """A person moves to another lobby seat: an empty one, or a bot's, whose bot takes the seat left (so
+    friends choose their partners). Their token goes with them; so does the host role."""
+    if room["status"] != "lobby":
+        raise RoomError("already_started", "seats are chosen before the game starts", {"action": "sit"})
+    target = room["seats"][to]
+    if target["kind"] not in ("empty", "bot"):
+        raise RoomError("seat_taken", f"seat {to} is taken", {"seat": to})
+    mover = {k: v for k, v in room["seats"][seat].items() if k != "replaced"}  # named the old seat's bot
+    room["seats"][seat] = bot_seat(seat) if target["kind"] == "bot" else _empty_seat()
+    room["seats"][to] = mover
+    if room["host"] == seat:
+        room["host"] = to
+
+
+def holder_seat(room: dict[str, Any], token_hash: str | None) -> int | None:
+    """The seat a person's token holds now (None: none); a lobby ``sit`` moves it."""
+    if token_hash is None:
+        return None
+    for i, s in enumerate(room["seats"]):
+        if s["kind"] == "human" and s["token"] and hmac.compare_digest(s["token"], token_hash):
+            return i
+    return None
+
+
 def leave_finished_match(room: dict[str, Any], seat: int) -> None:
     """A person who leaves once the match is won gives the seat up (their page forgets it): a bot takes
     it, as in a seat left empty at the start, and a newcomer may take it from the bot for the rematch;

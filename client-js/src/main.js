@@ -388,6 +388,8 @@ function roomLobby() {
   const isHost = room.host === me && me !== null && me !== undefined;
   const paths = aiPaths(room.code);
   const settings = room.settings || {};
+  const seated = me !== null && me !== undefined;
+  const canSit = (s) => seated && (s.kind === "empty" || s.kind === "bot"); // to sit with one's partner
   const seatRow = (s, i) => {
     const online = ui.presence?.connected?.[i];
     const aiUrl = s.kind === "ai" && paths[i] ? `${wsScheme}://${location.host}${paths[i]}` : null;
@@ -402,12 +404,14 @@ function roomLobby() {
         s.kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null,
         i === room.host ? h("span", { class: "badge", text: t("host") }) : null,
         i === me ? h("span", { class: "badge you", text: t("you") }) : null,
-        isHost && s.kind === "empty" ? h("span", { class: "seat-actions" },
-          h("button", { class: "small", "data-testid": `add-bot-${i}`, onclick: () => act({ type: "add_bot", seat: i }) }, t("addBot")),
-          h("button", { class: "small", "data-testid": `add-ai-${i}`, onclick: () => addAi(i) }, t("addAi"))) : null,
-        isHost && (s.kind === "bot" || s.kind === "ai") ? h("span", { class: "seat-actions" },
-          h("button", { class: "small", "data-testid": `remove-${i}`, onclick: () => act({ type: "remove_bot", seat: i }) },
-            t("removeBot"))) : null,
+        (isHost && s.kind !== "human") || canSit(s) ? h("span", { class: "seat-actions" },
+          canSit(s) ? h("button", { class: "small", "data-testid": `sit-${i}`, title: t("sitHereTitle", { n: i + 1, team: teamOf(i) + 1 }),
+            onclick: () => act({ type: "sit", seat: i }) }, t("sitHere")) : null,
+          isHost && s.kind === "empty" ? [
+            h("button", { class: "small", "data-testid": `add-bot-${i}`, onclick: () => act({ type: "add_bot", seat: i }) }, t("addBot")),
+            h("button", { class: "small", "data-testid": `add-ai-${i}`, onclick: () => addAi(i) }, t("addAi"))] : null,
+          isHost && (s.kind === "bot" || s.kind === "ai") ? h("button", { class: "small", "data-testid": `remove-${i}`,
+            onclick: () => act({ type: "remove_bot", seat: i }) }, t("removeBot")) : null) : null,
         isHost && s.kind === "human" && i !== me ? h("span", { class: "seat-actions" },
           h("button", { class: "small", "data-testid": `remove-player-${i}`, title: t("removePlayerTitle", { name: seatName(i) }),
             onclick: () => act({ type: "remove_player", seat: i }) }, t("removePlayer"))) : null),
@@ -423,6 +427,7 @@ function roomLobby() {
     h("section", { class: "panel" },
       h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
+      room.seats.some(canSit) ? h("p", { class: "hint", "data-testid": "sit-hint", text: t("sitHint") }) : null,
       settingsLine(settings)),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
       : h("p", { class: "waiting", text: t("waiting") }));

@@ -138,3 +138,31 @@ def test_the_host_removes_a_person_from_the_lobby_who_is_told_so_and_may_join_ag
     guest.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 1")
     for page in (host, guest):
         page.context.close()
+
+
+def test_a_friend_moves_across_the_table_to_partner_the_host_and_keeps_that_seat_on_reload(browser,
+                                                                                            live_server):
+    """Seats went in the order people came: the second friend was always the host's opponent."""
+    host = browser.new_context(viewport=PHONE).new_page()
+    host.goto(live_server + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    host.select_option("[data-testid=bot-delay]", "2")
+    host.click("[data-testid=create]")
+    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    guest = join_by_link(browser, link, "小波")
+    guest.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 1")
+    assert guest.locator("[data-testid=sit-1]").count() == 0  # not one's own seat
+    assert host.locator("[data-testid=sit-0]").count() == 0
+    guest.click("[data-testid=sit-2]")
+    guest.wait_for_function("() => globalThis.guandan.conn.room.seat === 2")
+    assert "你" in guest.locator("[data-testid=seat-2]").inner_text()
+    host.wait_for_function("() => globalThis.guandan.ui.room.seats[2].nickname === '小波'")
+    assert host.locator("[data-testid=seat-1]").inner_text().count("空位") == 1
+    assert_fits(guest)
+    guest.reload()  # the saved seat follows the move
+    guest.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 2")
+    host.click("[data-testid=start]")
+    hand_of(guest)
+    assert view_of(guest)["seat"] == 2 and view_of(host)["seat"] == 0
+    for page in (host, guest):
+        page.context.close()

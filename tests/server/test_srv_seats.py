@@ -110,6 +110,38 @@ async def test_presence_shows_who_is_connected(server) -> None:
     await clients[0].close()
 
 
+async def test_people_choose_their_partners_by_moving_to_another_lobby_seat(server) -> None:
+    """Seats went in the order people joined, so friends could not choose who partners whom."""
+    code, clients, tokens = await seated_room(server.url, humans=2, start=False)
+    host, bo = clients
+    assert (await bo.request({"type": "sit", "seat": 2}))["seat"] == 2  # across from the host: partners
+    await bo.wait(lambda: bo.seat == 2)
+    await host.wait(lambda: [s["kind"] for s in host.room["seats"]] == ["human", "empty", "human", "empty"])
+    await host.wait(lambda: host.presence == [True, False, True, False])
+    await host.request({"type": "add_bot", "seat": 3})
+    await host.request({"type": "sit", "seat": 3})  # a bot's seat: the bot takes the one left
+    await bo.wait(lambda: [s["kind"] for s in bo.room["seats"]] == ["bot", "empty", "human", "human"])
+    assert bo.room["host"] == 3 and host.seat == 3
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "sit", "seat": 2})
+    assert exc.value.code == "seat_taken" and exc.value.fields == {"seat": 2}
+    watcher = await Client.open(server.url)
+    await watcher.request({"type": "join", "code": code, "nickname": "W", "spectator": True})
+    with pytest.raises(ServerError) as exc:
+        await watcher.request({"type": "sit", "seat": 1})
+    assert exc.value.code == "not_seated"
+    await host.request({"type": "add_bot", "seat": 1})  # the host's role moved with them
+    again = await Client.open(server.url)  # Bo's token finds Bo's new seat
+    assert (await again.request({"type": "resume", "code": code, "token": tokens[1]}))["seat"] == 2
+    await host.request({"type": "start"})
+    await again.wait(lambda: again.view and len(again.view["hand"]) == 27 and again.view["seat"] == 2)
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "sit", "seat": 0})
+    assert exc.value.code == "already_started" and exc.value.fields == {"action": "sit"}
+    for c in (host, bo, watcher, again):
+        await c.close()
+
+
 async def test_the_host_removes_a_person_from_a_lobby_seat_who_may_join_again(server) -> None:
     """A stranger with the code, or a friend who never answers, kept a seat the host could not free."""
     code, clients, tokens = await seated_room(server.url, humans=3, start=False)
