@@ -800,15 +800,21 @@ class GameServer:
         log.info("left code=%s seat=%s conn=%s", code, seat, conn.id)
         return {"code": code}
 
-    async def on_add_bot(self, conn: Conn, msg: P.AddBot) -> dict[str, Any]:
+    async def _host_seat_change(self, conn: Conn, kind: str, target: int,
+                                apply: Callable[[dict[str, Any], int | None, int], None]) -> dict[str, Any]:
+        """One of the host's lobby controls over a seat: ``apply(room, by_seat, target)`` checks and makes
+        it."""
         code, seat = self._in_room(conn)
 
         def change(room: dict[str, Any]) -> Change:
-            rooms.add_bot(room, seat, msg.seat)
-            return Change({"kind": "room", "type": "add_bot", "seat": msg.seat}, {}, None)
+            apply(room, seat, target)
+            return Change({"kind": "room", "type": kind, "seat": target}, {}, None)
 
         version, _ = await self.mutate(code, self._as_holder(conn, change))
         return {"version": version}
+
+    async def on_add_bot(self, conn: Conn, msg: P.AddBot) -> dict[str, Any]:
+        return await self._host_seat_change(conn, "add_bot", msg.seat, rooms.add_bot)
 
     async def on_remove_bot(self, conn: Conn, msg: P.RemoveBot) -> dict[str, Any]:
         code, seat = self._in_room(conn)
@@ -842,14 +848,7 @@ class GameServer:
         return {"version": version, "seat": msg.seat}
 
     async def on_remove_player(self, conn: Conn, msg: P.RemovePlayer) -> dict[str, Any]:
-        code, seat = self._in_room(conn)
-
-        def change(room: dict[str, Any]) -> Change:
-            rooms.remove_player(room, seat, msg.seat)
-            return Change({"kind": "room", "type": "remove_player", "seat": msg.seat}, {}, None)
-
-        version, _ = await self.mutate(code, self._as_holder(conn, change))
-        return {"version": version}
+        return await self._host_seat_change(conn, "remove_player", msg.seat, rooms.remove_player)
 
     async def on_add_ai(self, conn: Conn, msg: P.AddAi) -> dict[str, Any]:
         code, seat = self._in_room(conn)
