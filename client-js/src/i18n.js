@@ -48,7 +48,8 @@ export const TEXT = {
     chooseReading: "这几张牌有几种打法，选一种（1–9 键，Enter 选第一种）", cancel: "取消",
     shortcuts: "键盘：←/→ 移动 · 空格 选牌 · ↑/↓ 选中/放下 · Enter 出牌 · P 过 · S 建议 · R 整理 · G 理牌 · A 托管 · Esc 取消",
     seatsEmptyHint: "空位可以补机器人或留给外部 AI", sitHint: "对面坐的是搭档：点“坐这里”换座位，选好和谁一队", settings: "设置", leader: "首出", rules: "规则", back: "返回", toTable: "回到牌桌",
-    invite: "邀请", close: "关闭", qrAlt: "邀请链接的二维码", scanToJoin: "手机扫码加入", otherAddresses: "其他地址",
+    invite: "邀请", close: "关闭", qrAlt: "邀请链接的二维码", scanToJoin: "手机扫码加入", seatLinkTitle: "在另一台设备上继续",
+    seatLinkWarn: "这个链接就是你的座位：在另一台设备或浏览器打开它，就回到这个座位（这里会让出）。别发给别人。", seatLinkQr: "你的座位链接的二维码", otherAddresses: "其他地址",
     inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
     lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
@@ -126,6 +127,9 @@ export const TEXT = {
     sitHint: "Partners sit across the table: “Sit here” moves you, so you choose your partner", settings: "Settings",
     leader: "leads", rules: "Rules", back: "Back", toTable: "Back to the table",
     invite: "Invite", close: "Close", qrAlt: "QR code of the invite link", scanToJoin: "Scan with a phone to join",
+    seatLinkTitle: "Continue on another device",
+    seatLinkWarn: "This link is your seat: open it on another device or browser to play on there (this one lets go). Do not send it to anyone.",
+    seatLinkQr: "QR code of your seat's link",
     otherAddresses: "Other addresses",
     inviteLocal: "Only this computer can open this link. For friends on your network, start the server with "
       + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",

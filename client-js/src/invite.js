@@ -5,6 +5,7 @@ import qrcode from "qrcode-generator";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { settingsLine } from "./options.js";
+import { seatLink, seatLinkPanel } from "./seat-link.js";
 
 /** Whether only this machine can open a URL (a loopback address or localhost). */
 export function isLoopback(url) {
@@ -42,7 +43,8 @@ export function qrImage(text) {
 }
 
 /**
- * The room's invite panel. `deps`: { welcome, origin, isHost, copyText, share (or null), act }.
+ * The room's invite panel. `deps`: { welcome, origin, isHost, copyText, share (or null), act, token (the
+ * seat's, or null for a spectator) }.
  */
 export function invitePanel(room, deps) {
   const { links, local } = inviteLinks(room.code, deps.welcome?.invite, deps.origin);
@@ -64,7 +66,8 @@ export function invitePanel(room, deps) {
     others.length ? h("div", { class: "join-line alt", "data-testid": "invite-alt" },
       h("span", { class: "field-label", text: `${t("otherAddresses")} ` }),
       others.map((other) => h("a", { href: other, class: "join-link" }, other))) : null,
-    lockLine(room, deps));
+    lockLine(room, deps),
+    deps.token ? seatLinkPanel(seatLink(link, deps.token), deps.copyText) : null);
 }
 
 function lockLine(room, deps) {

@@ -16,9 +16,10 @@ import { fitHand, keepHandFitted } from "./hand-fit.js";
 import { keepBubblesPlaced, placeBubbles } from "./bubble-place.js";
 import { groupSelected, isOneGroup, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
-import { Connection, forgetSeat, leftOnPurpose, loadSeat, loadWatch, markLeft, serverNowMs } from "./net.js";
+import { Connection, forgetSeat, leftOnPurpose, loadSeat, loadWatch, markLeft, saveSeat, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
+import { takeSeatFromAddress } from "./seat-link.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 import {
   dismissSummary, historyButton, historyDrawer, leftoverBlock, moveMark, noteMoves, pinHistory, playedCards, story,
@@ -217,7 +218,7 @@ function replacedTag(i) {
 function inviteDeps(isHost) {
   const share = typeof navigator.share === "function"
     ? (url) => navigator.share({ title: t("title"), text: ui.room.code, url }).catch(() => {}) : null;
-  return { welcome: conn.welcome, origin: location.origin, isHost, copyText, share, act };
+  return { welcome: conn.welcome, origin: location.origin, isHost, copyText, share, act, token: conn.room?.token ?? null };
 }
 
 function seatName(i) {
@@ -1183,6 +1184,8 @@ document.addEventListener("keydown", (e) => {
 
 // Resume the seat this browser holds for the room in the link (or the last room, unless it was left on
 // purpose: the start page offers Resume for it), then connect.
+const brought = takeSeatFromAddress(location, history); // a seat link from another device
+if (brought) saveSeat(brought.code, null, brought.token); // the snapshot tells the seat
 const lastRoom = store.getItem("guandan:last-room");
 const linked = new URLSearchParams(location.search).get("room")?.toUpperCase()
   || (lastRoom && !leftOnPurpose(lastRoom) ? lastRoom : null);

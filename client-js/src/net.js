@@ -287,6 +287,7 @@ export class Connection {
   async resume(code, token, options = {}) {
     const ack = await this.request({ type: "resume", code, token }, undefined, options);
     this.room = { code, seat: ack.seat ?? this.room?.seat, token };
+    saveSeat(code, this.room.seat, token); // a seat link brings the token alone: the seat is known now
     return ack;
   }
 

@@ -53,7 +53,8 @@ const WORDS = {
       protocol_mismatch: (f) => (f.server ? `页面版本（${f.client}）和服务器（${f.server}）不一致，请刷新页面` : "页面版本和服务器不一致，请刷新页面"),
       room_not_found: (f) => (f.code ? `没有房间 ${f.code}：房间号不对，或房间已过期` : "没有这个房间：房间号不对，或房间已过期"),
       bad_token: () => "这个座位凭证已失效，回不到原来的座位",
-      nickname_taken: (f) => `${f.nickname ?? "这个昵称"}已经在这个房间有座位了：请在当初入座的浏览器里打开游戏，或换一个昵称`,
+      nickname_taken: (f) => `「${f.nickname ?? "这个昵称"}」已经在这个房间有座位了：在当初入座的浏览器里打开游戏，`
+        + "或用那里「邀请」中的「在另一台设备上继续」把座位带过来；不是你的话，请换一个昵称",
       seat_taken: (f, w) => (f.seat != null ? `${w.seatName(f.seat)}已经有人了` : "这个座位已经有人了"),
       room_full: (f) => (f.locked ? "房间已满：房主锁定了牌桌，机器人不让座，可以观战" : "房间已满，可以观战"),
       already_seated: (f, w) => (f.seat != null ? `你已经坐在${w.seatName(f.seat)}，先离开再换` : "你已经有座位了"),
@@ -119,7 +120,7 @@ const WORDS = {
       room_not_found: (f) => (f.code ? `There is no room ${f.code} (a wrong code, or it expired)` : "There is no such room (a wrong code, or it expired)"),
       bad_token: () => "This seat's pass is no longer valid: you cannot get back into the seat",
       nickname_taken: (f) => `${f.nickname ?? "That nickname"} already has a seat in this room: open the game in the browser`
-        + " that took it, or choose another nickname",
+        + " that took it, or bring the seat here with “Continue on another device” under Invite there; someone else? Choose another nickname",
       seat_taken: (f, w) => (f.seat != null ? `${w.seatName(f.seat)} is taken` : "That seat is taken"),
       room_full: (f) => (f.locked ? "The room is full: the host locked the table, so bots keep their seats; you can watch"
         : "The room is full: you can watch"),

@@ -8,7 +8,7 @@ import time
 from collections import Counter
 
 import pytest
-from test_browser import PHONE, assert_fits, can_act, hand_of, take_turn, view_of
+from test_browser import PHONE, assert_fits, can_act, hand_of, start_with_bots, take_turn, view_of
 
 pytestmark = pytest.mark.slow
 
@@ -165,4 +165,28 @@ def test_a_friend_moves_across_the_table_to_partner_the_host_and_keeps_that_seat
     hand_of(guest)
     assert view_of(guest)["seat"] == 2 and view_of(host)["seat"] == 0
     for page in (host, guest):
+        page.context.close()
+
+
+def test_a_player_takes_the_seat_to_another_device_with_the_seat_link(browser, live_server):
+    """The seat's token lived in the browser that sat down: a friend who opened the invite in a chat app's
+    browser, or on a phone that died, could not get back in (their name was taken; another name seated
+    them elsewhere, against their partner). The invite sheet carries the seat's own link."""
+    old = browser.new_context(viewport=PHONE).new_page()
+    start_with_bots(old, live_server, "小春")
+    hand = hand_of(old)
+    old.click("[data-testid=header-code]")
+    old.click("[data-testid=seat-link] summary")
+    link = old.locator("[data-testid=seat-link-url]").input_value()
+    assert "#seat=" in link and "?room=" in link
+    assert old.locator("[data-testid=seat-link-qr]").is_visible()
+    assert_fits(old)
+    new = browser.new_context(viewport=PHONE).new_page()  # another device: nothing stored there
+    new.goto(link)
+    assert hand_of(new) == hand and view_of(new)["seat"] == view_of(old)["seat"]
+    assert "#" not in new.url, "the seat's token stays out of the address bar and the history"
+    old.wait_for_selector("[data-testid=status].replaced")  # the first device lets go
+    new.reload()
+    assert hand_of(new) == hand
+    for page in (old, new):
         page.context.close()
