@@ -119,10 +119,13 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
   },
   onLost(err) {
     const removed = err.fields?.by === "host"; // not a failed return to the seat: the host's choice
+    const code = ui.room?.code;
     ui.room = null;
     ui.state = null;
     ui.selected.clear();
-    history.replaceState(null, "", location.pathname);
+    // one the host removed may come back with the code: the door opens on Join, as the invite link does
+    history.replaceState(null, "", removed && code ? `${location.pathname}?room=${code}` : location.pathname);
+    if (removed && code) ui.codeInput = code;
     showMessage(() => (removed ? errorText(err) : t("lost", { reason: errorText(err) })), "error");
   },
 });
@@ -971,7 +974,7 @@ function render() {
   const invite = view && ui.inviteOpen
     ? inviteOverlay(ui.room, inviteDeps(ui.room.host === view.seat), () => { ui.inviteOpen = false; render(); }) : null;
   const asked = ui.leaveAsked && leaveNeedsAsking(ui.room, view)
-    ? leaveOverlay({ stay: () => setLeaveAsked(false), go: leave }) : null;
+    ? leaveOverlay({ stay: () => setLeaveAsked(false), go: leave, code: ui.room.code }) : null;
   const next = h("div", {}, bar, banner(), lobbyMessage, screen, invite, asked);
   morphChildren(root, next);
   // a new screen opens at its top: the room's code, not the middle of its seats because Create

@@ -116,6 +116,7 @@ def test_the_host_removes_a_person_from_the_lobby_who_is_told_so_and_may_join_ag
     host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
     host.click("[data-testid=create]")
     link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    code = host.locator("[data-testid=room-code]").inner_text()
     guest = join_by_link(browser, link, "陌生人")
     host.wait_for_selector("[data-testid=remove-player-1]")
     assert host.locator("[data-testid=remove-player-0]").count() == 0  # not one's own seat: Leave does that
@@ -123,7 +124,11 @@ def test_the_host_removes_a_person_from_the_lobby_who_is_told_so_and_may_join_ag
     host.click("[data-testid=remove-player-1]")
     message = guest.locator("[data-testid=message].error")
     assert message.inner_text(timeout=10_000) == "房主请你离开了座位：可以用房间号重新加入"
-    guest.wait_for_selector("[data-testid=create-form]")  # back at the door
+    guest.wait_for_selector("[data-testid=create-form]")  # back at the door, Join first with the code in it
+    assert guest.evaluate("""() => { const [join, create] = ['join-form', 'create-form'].map(
+        (id) => document.querySelector(`[data-testid=${id}]`)); return !!(join.compareDocumentPosition(create)
+        & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+    assert guest.locator("[data-testid=join-form] input[name=code]").input_value() == code
     # connected again for the door, and the reason still there (a resume with the dead token replaced
     # it with "could not get back into the seat: bad token")
     guest.wait_for_function("() => globalThis.guandan.ui.status === 'connected'")

@@ -230,6 +230,7 @@ def test_leaving_mid_match_is_asked_first_and_the_bot_plays_at_once(browser, liv
     bo.click("[data-testid=leave]")
     ask.wait_for()
     assert ask.get_attribute("role") == "alertdialog"
+    assert f"继续房间 {code} 的牌局" in ask.inner_text()  # the way back, named as the start page names it
     focused = "document.activeElement.dataset.testid"
     assert bo.evaluate(focused) == "leave-stay"  # the safe answer
     bo.keyboard.press("Tab")
