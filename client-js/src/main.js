@@ -360,6 +360,8 @@ function lobbyScreen() {
         TIMERS.map((s) => h("option", { value: s, selected: s === choices.timer, text: s ? `${s} ${t("seconds")}` : t("off") })))),
       field(t("botSpeed"), h("select", { name: "botDelay", "data-testid": "bot-delay", onchange: (e) => (choices.botDelay = Number(e.target.value)) },
         BOT_DELAYS.map((s) => h("option", { value: s, selected: s === choices.botDelay, text: `${s} ${t("seconds")}` }))))),
+    // what a timeout does, before anyone meets it: a bomb or a joker may be the suggestion
+    choices.timer ? h("p", { class: "hint", "data-testid": "timer-note", text: t("timerNote") }) : null,
     roomOptions(choices),
     conn.welcome?.fixed_seeds ? h("details", { class: "advanced" }, h("summary", { text: t("advanced") }),
       field(t("seed"), h("input", { name: "seed", inputmode: "numeric", value: ui.seedInput, "data-testid": "seed",
@@ -964,7 +966,8 @@ function render() {
     ui.room ? h("button", { class: "small", onclick: askLeave, "data-testid": "leave" }, t("leave")) : null);
   const place = rulesRoute() ? "rules" : view ? "table" : ui.room ? "room" : "home";
   let screen;
-  if (place === "rules") screen = rulesScreen(owedMove(view));
+  // what a timer just played for the player reading the rules is said there too
+  if (place === "rules") screen = [rulesScreen(owedMove(view)), view ? toastLayer(view, { onlyMine: true }) : null];
   else if (place === "table") screen = tableScreen(view);
   else if (place === "room") screen = roomLobby();
   else screen = lobbyScreen();

@@ -204,10 +204,11 @@ function toastText({ move, me }) {
 }
 
 /** The toasts over the table; none while the summary of moves made in one's name is up (it lists them,
- * and they piled up over it and the levels). */
-export function toastLayer(view) {
+ * and they piled up over it and the levels). `onlyMine`: those of moves made for this seat. */
+export function toastLayer(view, { onlyMine = false } = {}) {
   const summaryUp = view?.in_your_name && story.dismissed !== summaryKey(view.in_your_name);
+  const shown = onlyMine ? story.toasts.filter((x) => x.move.seat === view.seat) : story.toasts;
   return h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" },
-    summaryUp ? null : story.toasts.map((x) => h("div", { class: `toast ${x.move.by}`, "data-testid": "toast", "data-by": x.move.by,
+    summaryUp ? null : shown.map((x) => h("div", { class: `toast ${x.move.by}`, "data-testid": "toast", "data-by": x.move.by,
       "data-seat": x.move.seat, "data-type": x.move.type, text: toastText(x) })));
 }

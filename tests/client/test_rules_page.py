@@ -161,3 +161,25 @@ def test_a_player_reading_the_rules_sees_their_turn_its_countdown_and_a_way_back
     page.wait_for_selector("[data-testid=rules-doc]")
     assert page.locator("[data-testid=rules-turn]").count() == 0
     ctx.close()
+
+
+def test_what_the_timer_played_for_a_player_reading_the_rules_is_said_there(browser, live_server):
+    """The turn bar just went when the timer ran out on a player reading the rules, and only back at the
+    table did they learn that a joker had been played for them. The create form says what a timeout does."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(live_server + "/")
+    assert page.locator("[data-testid=timer-note]").count() == 0  # no timer, nothing to say
+    page.select_option("[data-testid=timer]", "10")
+    assert "建议" in page.locator("[data-testid=timer-note]").inner_text()
+    start_with_bots(page, live_server, "Reader", timer="10")
+    page.wait_for_selector("[data-testid=your-turn]", timeout=20_000)
+    seat = view_of(page)["seat"]
+    page.click("[data-testid=rules-link]")
+    page.wait_for_selector("[data-testid=rules-turn]")
+    toast = page.locator("[data-testid=rules-page] ~ [data-testid=toasts] "
+                         f"[data-by=timer][data-seat='{seat}']")
+    toast.wait_for(timeout=20_000)
+    assert toast.inner_text().startswith("时间到")
+    assert page.locator("[data-testid=rules-doc]").is_visible()  # still reading
+    ctx.close()
