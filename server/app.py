@@ -162,6 +162,7 @@ class GameServer:
             "remove_bot": self.on_remove_bot,
             "remove_player": self.on_remove_player,
             "sit": self.on_sit,
+            "swap": self.on_swap,
             "add_ai": self.on_add_ai,
             "lock": self.on_lock,
             "start": self.on_start,
@@ -515,14 +516,13 @@ class GameServer:
 
     async def _follow(self, conn: Conn, code: str, seat: int) -> None:
         """The connection follows its person's token to the seat they moved to: the seat's claim
-        (presence, one connection per seat) moves with it."""
+        (presence, one connection per seat) moves with it. A claim found there is not a rival to kick:
+        it is that of the seat's previous occupant, who moved too (a swap) and claims their new seat."""
         old, conn.seat = conn.seat, seat
         with contextlib.suppress(RedisError, OSError):
             if old is not None:
-                await self.store.release_seat(code, old, conn.id)
-            taken = await self.store.claim_seat(code, seat, conn.id)
-            if taken and taken != conn.id:
-                await self._kick(taken)
+                await self.store.release_seat(code, old, conn.id)  # unless the other mover claimed it
+            await self.store.claim_seat(code, seat, conn.id)
             await self.store.publish(code, {"k": "presence"})
 
     @staticmethod
@@ -846,6 +846,17 @@ class GameServer:
         except NothingToDo:
             version = conn.version
         return {"version": version, "seat": msg.seat}
+
+    async def on_swap(self, conn: Conn, msg: P.Swap) -> dict[str, Any]:
+        code, seat = self._in_room(conn)
+        a, b = msg.seats
+
+        def change(room: dict[str, Any]) -> Change:
+            rooms.swap(room, seat, a, b)
+            return Change({"kind": "room", "type": "swap", "seats": [a, b]}, {}, None)
+
+        version, _ = await self.mutate(code, self._as_holder(conn, change))
+        return {"version": version}
 
     async def on_remove_player(self, conn: Conn, msg: P.RemovePlayer) -> dict[str, Any]:
         return await self._host_seat_change(conn, "remove_player", msg.seat, rooms.remove_player)

@@ -132,6 +132,13 @@ class Sit(_ClientMsg):
     seat: Seat
 
 
+class Swap(_ClientMsg):
+    """The host exchanges the occupants of two lobby seats (a full table choosing partners)."""
+
+    type: Literal["swap"]
+    seats: Annotated[list[Seat], Field(min_length=2, max_length=2)]
+
+
 class RemovePlayer(_ClientMsg):
     """Empty a seat another person took in the lobby (someone who came in by mistake, or never plays)."""
 
@@ -232,7 +239,7 @@ class Resync(_ClientMsg):
 
 
 CLIENT_MODELS: tuple[type[_ClientMsg], ...] = (
-    Hello, Create, Join, Resume, Leave, Sit, AddBot, RemoveBot, RemovePlayer, AddAi, Lock, Start,
+    Hello, Create, Join, Resume, Leave, Sit, Swap, AddBot, RemoveBot, RemovePlayer, AddAi, Lock, Start,
     Play, Pass, Return, Suggest, Readings, NextDeal, NewMatch, Auto, Resync, Say,
 )
 ClientMessage = Annotated[Union[CLIENT_MODELS], Field(discriminator="type")]  # noqa: UP007

@@ -60,7 +60,7 @@ class RoomError(Exception):
 
 #: what a host-only lobby action is called in a refusal's message (its ``action`` field is the key)
 HOST_ACTIONS = {"add_bot": "add a bot", "add_ai": "add an AI seat", "remove_bot": "remove a bot",
-                "remove_player": "remove a player", "start": "start the game"}
+                "remove_player": "remove a player", "swap": "swap seats", "start": "start the game"}
 
 
 def new_token() -> str:
@@ -261,14 +261,34 @@ def sit(room: dict[str, Any], seat: int, to: int) -> None:
     friends choose their partners). Their token goes with them; so does the host role."""
     if room["status"] != "lobby":
         raise RoomError("already_started", "seats are chosen before the game starts", {"action": "sit"})
-    target = room["seats"][to]
-    if target["kind"] not in ("empty", "bot"):
+    if room["seats"][to]["kind"] not in ("empty", "bot"):
         raise RoomError("seat_taken", f"seat {to} is taken", {"seat": to})
-    mover = {k: v for k, v in room["seats"][seat].items() if k != "replaced"}  # named the old seat's bot
-    room["seats"][seat] = bot_seat(seat) if target["kind"] == "bot" else _empty_seat()
-    room["seats"][to] = mover
-    if room["host"] == seat:
-        room["host"] = to
+    _exchange(room, seat, to)
+
+
+def swap(room: dict[str, Any], by_seat: int | None, a: int, b: int) -> None:
+    """The host exchanges two lobby seats' occupants (people, bots, empty seats): a full table chooses
+    partners. A seat kept for an external AI stays where its secret URL points."""
+    _host_in_lobby(room, by_seat, "swap")
+    for seat in (a, b):
+        if room["seats"][seat]["kind"] == "ai":
+            raise RoomError("seat_taken", f"seat {seat} is kept for an external AI", {"seat": seat})
+    _exchange(room, a, b)
+
+
+def _exchange(room: dict[str, Any], a: int, b: int) -> None:
+    """Seats ``a`` and ``b`` change occupants: people take their tokens along (their connections follow
+    them, ``holder_seat``), a bot is the bot of its new seat, and the host role goes with its person."""
+    seats = room["seats"]
+
+    def moved(seat: dict[str, Any], to: int) -> dict[str, Any]:
+        if seat["kind"] == "bot":
+            return bot_seat(to)
+        return {k: v for k, v in seat.items() if k != "replaced"}  # "replaced" named the old seat's bot
+
+    seats[a], seats[b] = moved(seats[b], a), moved(seats[a], b)
+    if room["host"] in (a, b):
+        room["host"] = b if room["host"] == a else a
 
 
 def holder_seat(room: dict[str, Any], token_hash: str | None) -> int | None:

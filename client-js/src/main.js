@@ -396,6 +396,10 @@ function roomLobby() {
   const settings = room.settings || {};
   const seated = me !== null && me !== undefined;
   const canSit = (s) => seated && (s.kind === "empty" || s.kind === "bot"); // to sit with one's partner
+  const across = seated ? (me + 2) % 4 : null;
+  // a full table chooses partners too: the host brings someone across (whoever sits there changes place)
+  const canPartner = (s, i) => isHost && i !== me && i !== across && ["human", "bot"].includes(s.kind)
+    && room.seats[across].kind !== "ai";
   const seatRow = (s, i) => {
     const online = ui.presence?.connected?.[i];
     const aiUrl = s.kind === "ai" && paths[i] ? `${wsScheme}://${location.host}${paths[i]}` : null;
@@ -418,9 +422,12 @@ function roomLobby() {
             h("button", { class: "small", "data-testid": `add-ai-${i}`, onclick: () => addAi(i) }, t("addAi"))] : null,
           isHost && (s.kind === "bot" || s.kind === "ai") ? h("button", { class: "small", "data-testid": `remove-${i}`,
             onclick: () => act({ type: "remove_bot", seat: i }) }, t("removeBot")) : null) : null,
-        isHost && s.kind === "human" && i !== me ? h("span", { class: "seat-actions" },
-          h("button", { class: "small", "data-testid": `remove-player-${i}`, title: t("removePlayerTitle", { name: seatName(i) }),
-            onclick: () => act({ type: "remove_player", seat: i }) }, t("removePlayer"))) : null),
+        (isHost && s.kind === "human" && i !== me) || canPartner(s, i) ? h("span", { class: "seat-actions" },
+          canPartner(s, i) ? h("button", { class: "small", "data-testid": `partner-${i}`, title: t("partnerMeTitle", { name: seatName(i) }),
+            onclick: () => act({ type: "swap", seats: [i, across] }) }, t("partnerMe")) : null,
+          isHost && s.kind === "human" && i !== me ? h("button", { class: "small", "data-testid": `remove-player-${i}`,
+            title: t("removePlayerTitle", { name: seatName(i) }), onclick: () => act({ type: "remove_player", seat: i }) },
+          t("removePlayer")) : null) : null),
       aiUrl ? h("div", { class: "ai-url" },
         h("span", { class: "field-label", text: t("aiUrlHint") }),
         h("div", { class: "row" },

@@ -33,7 +33,7 @@ const WORDS = {
     list: (items) => items.join("、"),
     actions: {
       play: "出牌", pass: "过牌", return: "还贡", next_deal: "开始下一局", add_bot: "添加机器人",
-      add_ai: "添加外部 AI", remove_bot: "移除机器人", remove_player: "请玩家离座", sit: "换座位", start: "开始游戏", leave: "离开座位", lock: "锁定或解锁牌桌",
+      add_ai: "添加外部 AI", remove_bot: "移除机器人", remove_player: "请玩家离座", sit: "换座位", swap: "调换座位", start: "开始游戏", leave: "离开座位", lock: "锁定或解锁牌桌",
     },
     phases: { play: "正在出牌", return: "正在还贡", deal_over: "本局已结束", match_over: "比赛已结束" },
     needs: { type: "动作类型", cards: "要出的牌", card: "要还的牌", seat: "座位" },
@@ -96,7 +96,7 @@ const WORDS = {
     list: (items) => items.join(", "),
     actions: {
       play: "play", pass: "pass", return: "return a card", next_deal: "start the next deal", add_bot: "add a bot",
-      add_ai: "add an external AI", remove_bot: "remove a bot", remove_player: "remove a player", sit: "change seats", start: "start the game", leave: "leave the seat",
+      add_ai: "add an external AI", remove_bot: "remove a bot", remove_player: "remove a player", sit: "change seats", swap: "swap seats", start: "start the game", leave: "leave the seat",
       lock: "lock or unlock the table",
     },
     phases: { play: "Cards are being played", return: "Cards are being returned", deal_over: "The deal is over",

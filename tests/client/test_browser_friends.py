@@ -195,3 +195,29 @@ def test_a_player_takes_the_seat_to_another_device_with_the_seat_link(browser, l
     assert hand_of(new) == hand
     for page in (old, new):
         page.context.close()
+
+
+def test_the_host_of_a_full_table_brings_a_friend_across_to_partner_them(browser, live_server):
+    """With every seat taken nobody could move ("Sit here" needs an empty or a bot's seat)."""
+    host = browser.new_context(viewport=PHONE).new_page()
+    host.goto(live_server + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    host.click("[data-testid=create]")
+    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    bo, cy = join_by_link(browser, link, "小波"), join_by_link(browser, link, "小春")
+    for page, seat in ((bo, 1), (cy, 2)):
+        page.wait_for_function("(s) => globalThis.guandan.conn.room?.seat === s", arg=seat)
+    host.click("[data-testid=add-bot-3]")
+    host.wait_for_selector("[data-testid=partner-1]")
+    assert host.locator("[data-testid=partner-2]").count() == 0  # already across: the partner now
+    assert bo.locator("[data-testid^=partner-]").count() == 0  # the host's alone
+    host.click("[data-testid=partner-1]")
+    bo.wait_for_function("() => globalThis.guandan.conn.room.seat === 2")
+    cy.wait_for_function("() => globalThis.guandan.conn.room.seat === 1")
+    assert "你" in bo.locator("[data-testid=seat-2]").inner_text()
+    assert "小春" in host.locator("[data-testid=seat-1]").inner_text()
+    assert_fits(host)
+    host.click("[data-testid=start]")
+    assert len(hand_of(bo)) == 27 and view_of(bo)["seat"] == 2
+    for page in (host, bo, cy):
+        page.context.close()

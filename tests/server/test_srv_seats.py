@@ -142,6 +142,44 @@ async def test_people_choose_their_partners_by_moving_to_another_lobby_seat(serv
         await c.close()
 
 
+async def test_a_full_table_chooses_partners_by_the_host_swapping_seats(server) -> None:
+    """With four people seated nobody could move: sit needs an empty or a bot's seat."""
+    code, clients, tokens = await seated_room(server.url, humans=4, start=False)
+    host, p1, p2, _p3 = clients
+    with pytest.raises(ServerError) as exc:
+        await p1.request({"type": "swap", "seats": [1, 2]})
+    assert exc.value.code == "not_host" and exc.value.fields == {"action": "swap"}
+    await host.request({"type": "swap", "seats": [1, 2]})  # P1 across from the host: partners
+    await p1.wait(lambda: p1.seat == 2)
+    await p2.wait(lambda: p2.seat == 1)
+    assert [s["nickname"] for s in p1.room["seats"]] == ["P0", "P2", "P1", "P3"]
+    await host.wait(lambda: host.presence == [True] * 4)  # both movers' seats are held by them
+    assert len(set((await server.app.store.seat_conns(code)).values())) == 4
+    await host.request({"type": "swap", "seats": [0, 3]})  # the host moves too, and stays host
+    await host.wait(lambda: host.seat == 3 and host.room["host"] == 3)
+    back = await Client.open(server.url)
+    assert (await back.request({"type": "resume", "code": code, "token": tokens[1]}))["seat"] == 2
+    await host.request({"type": "start"})
+    await back.wait(lambda: back.view and back.view["seat"] == 2 and len(back.view["hand"]) == 27)
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "swap", "seats": [1, 2]})
+    assert exc.value.code == "already_started"
+    for c in (*clients, back):
+        await c.close()
+
+
+async def test_a_swap_leaves_an_external_ai_s_seat_where_its_url_points(server) -> None:
+    code, (host,), _tokens = await seated_room(server.url, humans=1, start=False)
+    await host.request({"type": "add_ai", "seat": 1})
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "swap", "seats": [1, 2]})
+    assert exc.value.code == "seat_taken" and exc.value.fields == {"seat": 1}
+    await host.request({"type": "add_bot", "seat": 2})
+    await host.request({"type": "swap", "seats": [2, 3]})  # a bot is the bot of its new seat
+    await host.wait(lambda: [s["nickname"] for s in host.room["seats"]][2:] == [None, "Bot 4"])
+    await host.close()
+
+
 async def test_the_host_removes_a_person_from_a_lobby_seat_who_may_join_again(server) -> None:
     """A stranger with the code, or a friend who never answers, kept a seat the host could not free."""
     code, clients, tokens = await seated_room(server.url, humans=3, start=False)
