@@ -777,7 +777,8 @@ function centerBox(view) {
   return h("div", { class: "table-center", "data-testid": "table-top" },
     top ? h("div", { class: `top-play ${previous ? "previous" : ""}` },
       h("div", { class: "top-label", "data-testid": "top-label" }, previous ? `${t("lastTrick")} · ` : null,
-        h("strong", { text: seatName(top.seat) }), ` · ${playLabel(top)}`, moveMark(top)),
+        // the play's name breaks as one ("straight 8 9 10 J" left a lone "Q" on a phone's second line)
+        h("strong", { text: seatName(top.seat) }), " · ", h("span", { class: "play-name", text: playLabel(top) }), moveMark(top)),
       playedCards(top, view.level, { big: true, testid: "top-cards" })) : null,
     tributeBox(view, { seatName, cardEl, countdown }),
     turnLine);
