@@ -77,13 +77,15 @@ def deal_hand(rng: random.Random, level: int, wilds: int) -> list[int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=200)
-    ap.add_argument("--matches", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deals", type=int, default=200, help="seeded deals per table (default 200)")
+    ap.add_argument("--matches", type=int, default=4,
+                    help="whole matches (tribute and returns) after the deals (default 4)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the deals, matches and hands (default 1)")
     ap.add_argument("--bot", default="heuristic", choices=sorted(BOTS),
                     help="the bot to time (default heuristic; another plays against the heuristic)")
     ap.add_argument("--clock", default="wall", choices=("wall", "cpu"),
-                    help="time decisions by the wall clock (default) or by the process's CPU time")
+                    help="time decisions by the wall clock (wall, the default) or by the process's CPU "
+                         "time (cpu)")
     args = ap.parse_args()
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     print(f"python {platform.python_version()} on {platform.machine()} ({os.cpu_count()} cores), "

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -38,10 +39,13 @@ from typing import TextIO
 
 from .bots import BOTS, Bot, make_bot
 from .game import Game, IllegalAction
+from .protocol_arena import CONNECT_TIMEOUT, EXIT_GRACE
 from .rules import PRESETS, Rules, resolve_rules
 
 #: a match that has not ended after this many deals is stopped and counted as undecided
 MAX_DEALS_PER_MATCH = 300
+#: options of the protocol mode alone (None when not given)
+PROTOCOL_ONLY = ("act_timeout", "summary", "port", "connect_timeout", "exit_grace")
 
 
 class BotError(RuntimeError):
@@ -93,8 +97,34 @@ def bot_settings(team: str) -> tuple[str, dict[str, int | float | bool]]:
             try:
                 settings[key] = type(default)(text)
             except ValueError:
-                raise ValueError(f"{item!r}: {key} is a number like {default!r}") from None
+                kind = "a whole number" if isinstance(default, int) else "a number"
+                raise ValueError(f"{item!r}: {key} is {kind} like {default!r}") from None
     return name, settings
+
+
+def summary_problem(path: str) -> str | None:
+    """Why ``path`` cannot take a summary (None: it can), checked before a run so that a typo in the
+    path does not throw away the run's result. Opened for appending, an existing file is left as it is;
+    one this check creates is removed again."""
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not existed:
+        os.unlink(path)
+    return None
+
+
+def write_summary(path: str, summary: dict) -> str | None:
+    """Write the JSON summary; the reason it failed, if it did (the caller still shows its report)."""
+    try:
+        with open(path, "w") as f:
+            json.dump(summary, f)
+    except OSError as exc:
+        return f"cannot write --summary {path}: {exc.strerror or exc}"
+    return None
 
 
 def team_arg(team: str) -> str:
@@ -373,11 +403,21 @@ def main(argv: list[str] | None = None) -> int:
     proto.add_argument("--client", action="append", default=[], metavar="CMD",
                        help="a client, four times in seat order: one of our bots by name "
                             f"({', '.join(sorted(BOTS))}), optionally with settings (strong:margin=0.6), "
-                            "or a command with {url} (and {seat}, {name})")
+                            "or a command, in which {url} becomes the platform's address ws://127.0.0.1:PORT "
+                            "(the bot connects to {url}/game/<name>), {seat} the seat (0-3) and {name} "
+                            "bot<seat>; other braces are left as written")
     proto.add_argument("--act-timeout", type=float, default=None,
                        help="seconds per act before our bot plays for a client (default: wait)")
     proto.add_argument("--summary", default=None, metavar="FILE",
                        help="also write the platform's summary (JSON: per-seat counts, every action)")
+    proto.add_argument("--port", type=int, default=None,
+                       help="the platform's loopback port, for bots with a fixed address such as "
+                            "ws://127.0.0.1:23456/game/... (default: a free port)")
+    proto.add_argument("--connect-timeout", type=float, default=None, metavar="S",
+                       help=f"seconds each client has to connect once started (default {CONNECT_TIMEOUT:g})")
+    proto.add_argument("--exit-grace", type=float, default=None, metavar="S",
+                       help=f"seconds the clients have to exit on their own after the last match (a bot may "
+                            f"save its logs), before they are stopped (default {EXIT_GRACE:g})")
     args = ap.parse_args(argv)
     if args.protocol:
         given = [f"--{k.replace('_', '-')}" for k in ("team_a", "team_b", "deals", "rules", "progress_every")
@@ -386,8 +426,9 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--protocol does not take {', '.join(given)} (it plays whole matches with the "
                      "--client bots, competition2020 rules)")
         return protocol_main(args, ap)
-    if args.client or args.act_timeout is not None or args.summary is not None:
-        ap.error("--client, --act-timeout and --summary are for --protocol")
+    if args.client or any(getattr(args, k) is not None for k in PROTOCOL_ONLY):
+        ap.error("--client, --act-timeout, --summary, --port, --connect-timeout and --exit-grace are for "
+                 "--protocol")
     args.team_a = args.team_a or "heuristic"
     args.team_b = args.team_b or "random"
     args.deals = 100 if args.deals is None else args.deals
@@ -416,32 +457,59 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def protocol_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
-    from .protocol_arena import ArenaError, is_our_bot, report, run_protocol
+    from .protocol_arena import ArenaError, report, run_protocol
+
+    check_protocol_args(args, ap)
+    t0 = time.perf_counter()
+    echo = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        summary = run_protocol(args.client, args.matches or 1, args.seed, args.act_timeout, echo=echo,
+                               port=args.port, connect_timeout=args.connect_timeout or CONNECT_TIMEOUT,
+                               exit_grace=EXIT_GRACE if args.exit_grace is None else args.exit_grace)
+    except ArenaError as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 1
+    failed = write_summary(args.summary, summary) if args.summary else None
+    for line in report(summary, args.client):
+        print(line)
+    print(f"wall time {time.perf_counter() - t0:.1f} s")
+    if failed:
+        print(f"arena: {failed}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def check_protocol_args(args: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
+    """Usage errors of the protocol mode, all found before any process starts."""
+    from .protocol_arena import client_problem, is_our_bot
 
     if args.matches < 0:
         ap.error("--matches must be at least 1 (0: one match)")
     if len(args.client) != 4:
         ap.error("--protocol needs exactly four --client (seats 0 to 3 in order: 0 and 2 are one team)")
     for spec in args.client:
-        if is_our_bot(spec):
-            try:
-                bot_settings(spec)
-            except ValueError as exc:
-                ap.error(f"--client {spec}: {exc}")
-    t0 = time.perf_counter()
-    echo = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+        problem = _our_bot_problem(spec) if is_our_bot(spec) else client_problem(spec)
+        if problem:
+            ap.error(f"--client {spec}: {problem}")
+    for key in ("act_timeout", "exit_grace"):
+        value = getattr(args, key)
+        if value is not None and not value >= 0:  # NaN too
+            ap.error(f"--{key.replace('_', '-')} must be 0 or more seconds, not {value}")
+    if args.connect_timeout is not None and not args.connect_timeout > 0:
+        ap.error(f"--connect-timeout must be more than 0 seconds, not {args.connect_timeout}")
+    if args.port is not None and not 0 < args.port < 65536:
+        ap.error(f"--port must be from 1 to 65535, not {args.port}")
+    problem = summary_problem(args.summary) if args.summary else None
+    if problem:
+        ap.exit(2, f"{ap.prog}: error: cannot write --summary {args.summary}: {problem}\n")
+
+
+def _our_bot_problem(spec: str) -> str | None:
     try:
-        summary = run_protocol(args.client, args.matches or 1, args.seed, args.act_timeout, echo=echo)
-    except ArenaError as exc:
-        print(f"arena: {exc}", file=sys.stderr)
-        return 1
-    if args.summary:
-        with open(args.summary, "w") as f:
-            json.dump(summary, f)
-    for line in report(summary, args.client):
-        print(line)
-    print(f"wall time {time.perf_counter() - t0:.1f} s")
-    return 0
+        bot_settings(spec)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 if __name__ == "__main__":

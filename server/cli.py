@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import os
 import resource
@@ -18,8 +17,10 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 from websockets.asyncio.server import serve
 
+from engine.arena import summary_problem, write_summary
+
 from .app import Config, GameServer
-from .competition import DEFAULT_SETTLE
+from .competition import DEFAULT_SETTLE, CannotListen
 from .embedded_redis import DEFAULT_MAXMEMORY, EmbeddedRedis, RedisUnavailable
 from .limits import Limits
 from .links import BadPublicUrl, is_local, public_base
@@ -29,12 +30,16 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 REDIS_CONNECTIONS = 64  # enough to keep Redis busy; more only queue inside redis-server anyway
 REDIS_WAIT = 20.0  # seconds a command waits for a free connection before it counts as unavailable
 GC_YOUNG_THRESHOLD = 10_000  # container allocations (net) before the cyclic collector runs; default 700
+GAME_PORT = 8765
+COMPETITION_PORT = 23456  # the 2020 platform's port, which its bots have written in
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="guandan-server", description="Guandan Online game server")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="port for WebSocket /ws and HTTP (default 8765)")
+    p.add_argument("--port", type=int, default=None,
+                   help=f"port for WebSocket /ws and HTTP (default {GAME_PORT}); with --competition, the "
+                        f"bots' port (default {COMPETITION_PORT}, as on the 2020 platform)")
     p.add_argument("--redis-url", default=os.environ.get("REDIS_URL") or None,
                    help="Redis URL (default $REDIS_URL; without one a private redis-server is started)")
     p.add_argument("--data-dir", default=os.environ.get("GUANDAN_DATA_DIR", ".data"),
@@ -94,9 +99,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             args.public_url = public_base(args.public_url)
         except BadPublicUrl as exc:
             p.error(str(exc))
-    if args.competition and args.port == 8765 and "--port" not in (argv or sys.argv[1:]):
-        args.port = 23456  # the old platform's port
+    if args.port is None:
+        args.port = COMPETITION_PORT if args.competition else GAME_PORT
+    if args.competition and args.summary:
+        check_summary_path(p, args.summary)
     return args
+
+
+def check_summary_path(p: argparse.ArgumentParser, path: str) -> None:
+    """A --summary that cannot be written is a one-line usage error before the platform starts, not a
+    crash that throws the finished run away."""
+    problem = summary_problem(path)
+    if problem:
+        p.exit(2, f"{p.prog}: error: cannot write --summary {path}: {problem}\n")
 
 
 def add_limit_options(p: argparse.ArgumentParser) -> None:
@@ -142,10 +157,16 @@ def run_competition(args: argparse.Namespace) -> int:
     """Standalone mode: the old platform's table, N matches, progress and a summary on stdout."""
     from .competition import run_standalone
 
-    summary = asyncio.run(run_standalone(args.host, args.port, args.matches, seed=args.seed,
-                                         act_timeout=args.act_timeout, settle=args.settle))
-    if args.summary:
-        Path(args.summary).write_text(json.dumps(summary))
+    try:
+        summary = asyncio.run(run_standalone(args.host, args.port, args.matches, seed=args.seed,
+                                             act_timeout=args.act_timeout, settle=args.settle))
+    except CannotListen as exc:
+        print(f"guandan-server: {exc}", file=sys.stderr, flush=True)
+        return 1
+    failed = write_summary(args.summary, summary) if args.summary else None
+    if failed:  # the progress lines and the final "done:" line have been printed all the same
+        print(f"guandan-server: {failed}", file=sys.stderr, flush=True)
+        return 1
     return 0
 
 
@@ -213,7 +234,11 @@ async def run(args: argparse.Namespace, redis_url: str, embedded: EmbeddedRedis 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        async with serve(server.handler, config.host, config.port, **server.serve_options()) as ws_server:
+        try:
+            listening = await serve(server.handler, config.host, config.port, **server.serve_options())
+        except OSError as exc:  # a second server on the same port: one line, not asyncio's traceback
+            raise CannotListen.of(config.host, config.port, exc) from None
+        async with listening as ws_server:
             port = next(iter(ws_server.sockets)).getsockname()[1]
             server.listening(port)
             log.info("listening on http://%s:%d (WebSocket at /ws)", config.host, port)
@@ -260,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     except RedisUnavailable as exc:
         log.error("%s", exc)
         return 2
+    except CannotListen as exc:
+        print(f"guandan-server: {exc}", file=sys.stderr, flush=True)
+        return 1
     except KeyboardInterrupt:
         pass
     finally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,15 @@ log = logging.getLogger("guandan.competition")
 Msg = dict[str, Any]
 DEFAULT_SETTLE = 0.5  # seconds between the 4th bot's handshake and the first message
 BEHIND_WARNING = 3  # acts in a row that time out after a late answer before the seat is warned of
+
+
+class CannotListen(OSError):
+    """The server's address is taken or not this machine's: said in one line, not a traceback."""
+
+    @classmethod
+    def of(cls, host: str, port: int, exc: OSError) -> CannotListen:
+        why = os.strerror(exc.errno) if exc.errno else str(exc)  # asyncio's own text repeats the address
+        return cls(f"cannot listen on {host}:{port}: {why}")
 
 
 class ProtocolSeat:
@@ -118,8 +128,9 @@ class SocketSeat(ProtocolSeat):
         if self.behind == BEHIND_WARNING:
             print(f"seat {self.seat}: {self.name} answers every act only after its timeout: it is slower "
                   f"than {self.act_timeout} s, or it missed an act and answers one behind", flush=True)
-        log.warning("seat %d (%s) did not answer in %.1f s; our bot plays this turn and its late answer "
-                    "will be dropped", self.seat, self.name, self.act_timeout)
+        # a bot that never answers would log a line per act: hundreds in one match
+        self.logs.log(log, logging.WARNING, "seat %d (%s) did not answer in %.1f s; our bot plays this turn "
+                      "and its late answer will be dropped", self.seat, self.name, self.act_timeout)
         act.future.set_result(None)
 
     async def read_answers(self) -> None:
@@ -248,7 +259,9 @@ class ProtocolTable:
         elif gifts:
             for g in gifts:  # asked before notify/tribute applies the gifts, as the old platform did
                 view = ct.before_tribute(game.view(g["from"]), gifts)
-                await self.seats[g["from"]].act(ct.act_tribute(view, g["card"]))
+                if await self.seats[g["from"]].act(ct.act_tribute(view, g["card"])) is None:
+                    # the rules fix the card, so the gift stands; still a turn our bot played for the seat
+                    self.stats.fallback_turns[g["from"]] += 1
             await self.broadcast(ct.notify_tribute(gifts, game.view(None)["level"]))
             returns = []
             for g in gifts:
@@ -348,7 +361,11 @@ async def run_standalone(
             return
         await done.wait()
 
-    async with serve(handler, host, port, max_size=2**16, ping_interval=None) as server:
+    try:
+        listening = await serve(handler, host, port, max_size=2**16, ping_interval=None)
+    except OSError as exc:
+        raise CannotListen.of(host, port, exc) from None
+    async with listening as server:
         bound = server.sockets[0].getsockname()[1]
         if on_listening:
             on_listening(bound)

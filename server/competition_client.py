@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from engine.arena import make_team_bot, team_arg
 from engine.bots import BOTS
@@ -29,6 +29,10 @@ from engine.plays import Play
 from engine.rules import Rules, preset
 
 Msg = dict[str, Any]
+
+
+class PlatformGone(Exception):
+    """The platform closed the connection (or went away) before ``gameResult``."""
 
 
 class ProtocolView:
@@ -145,22 +149,28 @@ async def play(url: str, bot_name: str = "heuristic", name: str = "guandan-bot",
     tracker = ProtocolView(rules or preset("competition2020"))
     decisions = 0
     async with connect(f"{url.rstrip('/')}/game/{name}", max_size=2**22, ping_interval=None) as ws:
-        async for raw in ws:
-            msg = json.loads(raw)
-            if msg.get("type") == "notify":
-                tracker.on_notify(msg)
-                if msg.get("stage") == "gameResult":
-                    break
-                continue
-            stage = msg.get("stage")
-            if stage == "tribute":
-                index = 0
-            else:
-                view = tracker.view(msg, "return" if stage == "back" else "play")
-                index = index_of(bot.choose(view), msg, view["level"])
-            decisions += 1
-            await ws.send(json.dumps({"actIndex": index}))
-    return decisions
+        try:
+            async for raw in ws:
+                msg = json.loads(raw)
+                if msg.get("type") == "notify":
+                    tracker.on_notify(msg)
+                    if msg.get("stage") == "gameResult":
+                        return decisions
+                    continue
+                decisions += 1
+                await ws.send(json.dumps({"actIndex": answer(bot, tracker, msg)}))
+        except ConnectionClosed as exc:  # a platform killed mid-match, or one that refused the seat
+            raise PlatformGone(f"the platform closed the connection before gameResult ({exc})") from None
+    raise PlatformGone("the platform closed the connection before gameResult")
+
+
+def answer(bot: Any, tracker: ProtocolView, msg: Msg) -> int:
+    """The index of the bot's choice for an act (a tribute has one choice: the rules fix the card)."""
+    stage = msg.get("stage")
+    if stage == "tribute":
+        return 0
+    view = tracker.view(msg, "return" if stage == "back" else "play")
+    return index_of(bot.choose(view), msg, view["level"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, InvalidURI, InvalidHandshake) as exc:
         print(f"competition_client: cannot connect to {args.url}: {exc or type(exc).__name__}",
               file=sys.stderr)
+        return 1
+    except PlatformGone as exc:
+        print(f"competition_client: {args.url}: {exc}", file=sys.stderr)
         return 1
     return 0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import logging
 import os
 import socket
@@ -13,6 +14,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from server.competition import DEFAULT_SETTLE, parse_act_index, run_standalone
+from server.safelog import LogBudget
 
 from .protocol_client import (
     LateAndUnasked,
@@ -221,3 +223,36 @@ async def test_a_bot_one_answer_behind_is_warned_of_once(capsys):
         for t in tasks:
             t.cancel()
         await asyncio.gather(server, *tasks, return_exceptions=True)
+
+
+
+class BadTribute(ProtocolClient):
+    """Answers every act/tribute out of range, every other act as it should."""
+
+    async def on_message(self, ws: ClientConnection, msg: dict) -> None:
+        if kind(msg) == ("act", "tribute"):
+            await ws.send(json.dumps({"actIndex": msg["indexRange"] + 1}))
+            return
+        await super().on_message(ws, msg)
+
+
+async def test_an_invalid_tribute_answer_counts_as_a_turn_our_bot_played():
+    """The rules fix the tribute card, so the gift is made all the same; the summary still counts the
+    act as one our bot played for the seat, as it does an invalid answer to act/play or act/back."""
+    clients = [BadTribute(f"t{i}", seed=i) for i in range(4)]
+    summary = await run_table(clients, matches=1, seed=12)
+    tributes = [sum(kind(m) == ("act", "tribute") for m in c.messages) for c in clients]
+    assert sum(tributes) > 0  # this match has deals with tribute
+    assert summary["fallback_turns"] == tributes and summary["invalid_answers"] == tributes
+
+
+async def test_a_silent_bot_is_logged_a_few_lines_not_one_per_act(caplog):
+    """With an act timeout, a bot that never answers was logged once for every act (565 lines in one
+    match): the lines about one seat are budgeted as those about its late or invalid answers are."""
+    clients = [ProtocolClient(name, seed=i) for i, name in enumerate("abcd")]
+    clients[0].silent = True
+    with caplog.at_level(logging.WARNING, logger="guandan.competition"):
+        summary = await run_table(clients, matches=1, seed=12, act_timeout=0.02)
+    silence = [r for r in caplog.records if "seat 0 (a) did not answer" in r.getMessage()]
+    assert summary["fallback_turns"][0] > 20
+    assert 0 < len(silence) <= LogBudget().lines

@@ -182,7 +182,7 @@ def test_a_team_may_carry_bot_settings():
     assert type(bot).z == 2.0  # the class (and every other bot) keeps its own
     for bad, says in (("nobody", "no bot named"), ("strong:colour=3", "not a setting"),
                       ("strong:name=x", "not a setting"), ("strong:_seed=1", "not a setting"),
-                      ("strong:win_weight=1.5", "a number like 0"), ("strong:margin", "not a setting")):
+                      ("strong:win_weight=1.5", "a whole number like 0"), ("strong:margin", "not a setting")):
         with pytest.raises(ValueError, match=says):
             bot_settings(bad)
 
@@ -214,7 +214,8 @@ def test_protocol_options_without_the_protocol_mode_are_refused(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--client", "random", "--deals", "1"])
     assert exc.value.code == 2
-    assert "--client, --act-timeout and --summary are for --protocol" in capsys.readouterr().err
+    assert ("--client, --act-timeout, --summary, --port, --connect-timeout and --exit-grace are for "
+            "--protocol") in capsys.readouterr().err
 
 
 def test_the_protocol_mode_numbers_seats_from_0_as_the_platform(capsys):

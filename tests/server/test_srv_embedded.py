@@ -116,3 +116,20 @@ def test_unreachable_redis_url_is_a_clear_error(tmp_path: Path) -> None:
     assert out.returncode == 2
     assert f"cannot reach Redis at redis://127.0.0.1:{port}/0" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_a_port_already_taken_is_said_in_one_line_and_the_embedded_redis_stopped(tmp_path: Path) -> None:
+    """Starting the server a second time (the README's command run twice) ended in asyncio's traceback."""
+    import socket
+    import subprocess
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cmd = [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(tmp_path)]
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert f"guandan-server: cannot listen on 127.0.0.1:{port}: Address already in use" in out.stderr
+    assert "Traceback" not in out.stderr
+    assert not (tmp_path / "redis.pid").exists(), "the embedded redis was left running"
