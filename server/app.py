@@ -58,6 +58,7 @@ log = logging.getLogger("guandan.server")
 #: how a seat's player went when its last connection closed (changes.seat_gone, changes.seat_left)
 SeatWent = Callable[[dict[str, Any], int, float], Change]
 MAX_MESSAGE = 500  # characters of an error's message (some quote what the client sent)
+SILENT_BEATS = 1.5  # heartbeats a process may miss before a turn timer of its players waits (alive: a beat)
 
 
 @dataclass
@@ -204,7 +205,7 @@ class GameServer:
         since = self._stopped_at
         if since is None:
             return C.seat_gone
-        return lambda room, seat, now: C.server_gone(room, seat, since, now)
+        return lambda room, seat, now: C.server_gone(room, [seat], since, now)
 
     async def close(self) -> None:
         self._closing = True
@@ -991,6 +992,13 @@ class GameServer:
                 if await self.store.reschedule(code, version, due):
                     self.scheduler.arm(code, due)
                 return
+            if step.why == ap.TIMER and await self._held_by_silent_process(code, step.seat, now):
+                # its player's server has stopped beating: the timer waits for the burial, which makes
+                # the player a dropped one (not their own timeout; in what was played in their name)
+                due = now + self.config.heartbeat
+                if await self.store.reschedule(code, version, due):
+                    self.scheduler.arm(code, due)
+                return
             connected = False
             decided = None
             if step.why == ap.GRACE:
@@ -1007,6 +1015,16 @@ class GameServer:
                 log.error("automatic step refused code=%s step=%s: %s", code, step, exc)
                 return
 
+    async def _held_by_silent_process(self, code: str, seat: int, now: float) -> bool:
+        """Whether the seat's connection is on another process that has missed a few heartbeats (dead,
+        most likely, but not buried until ``proc_ttl``)."""
+        conn_id = (await self.store.seat_conns(code)).get(seat)
+        proc = conn_id.split(":", 1)[0] if conn_id else self.proc_id
+        if proc == self.proc_id:
+            return False
+        last = (await self.store.last_beats({proc}))[proc]
+        return last is None or now - last > SILENT_BEATS * self.config.heartbeat
+
     async def bury(self, proc_id: str, burial: Burial) -> None:
         """A server process died: its seats' connections are gone, so their grace periods start; a
         table left without any of its people halts from the moment the process died."""
@@ -1021,10 +1039,11 @@ class GameServer:
                 conns = await self.store.seat_conns(code)
             except RedisError:
                 continue
-            for seat, conn_id in conns.items():
-                if conn_id.startswith(prefix) and await self.store.release_seat(code, seat, conn_id):
-                    await self.try_mutate(code, lambda room, seat=seat:
-                                          C.server_gone(room, seat, since, time.time()))
+            seats = [seat for seat, conn_id in conns.items()
+                     if conn_id.startswith(prefix) and await self.store.release_seat(code, seat, conn_id)]
+            if seats:
+                await self.try_mutate(code, lambda room, seats=seats:
+                                      C.server_gone(room, seats, since, time.time()))
             await self.store.publish(code, {"k": "presence"})
             self.scheduler.kick(code)
 

@@ -211,6 +211,7 @@ def halt(room: dict[str, Any], since: float) -> None:
     from ``since`` nothing runs out here, grace periods included. Those who went with it count as
     gone from ``since``, so that when the room goes on their grace period starts afresh."""
     live = room["live"]
+    since = max(since, live["changed"])  # a move after the last heartbeat: the process was alive then
     live["halt"] = since
     live["gone"] = [None if g is None else min(g, since) for g in live["gone"]]
 

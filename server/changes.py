@@ -6,6 +6,7 @@ retries on a lost race by calling it again on the fresh room.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import time
@@ -164,14 +165,22 @@ def seat_gone(room: Room, seat: int, now: float) -> Change:
     return Change({"kind": "live", "type": "gone", "seat": seat}, {}, None)
 
 
-def server_gone(room: Room, seat: int, since: float, now: float) -> Change:
-    """A seat's connection went with its server process, which stopped or died ``since`` (its last
-    heartbeat): a drop like any other, unless it leaves the table without any of its people; then the
-    room halts from ``since`` (autopilot.halt) until someone is back."""
-    change = seat_gone(room, seat, now)
+def server_gone(room: Room, seats: list[int], since: float, now: float) -> Change:
+    """Seats whose connections went with their server process, which stopped or died ``since`` (its
+    last heartbeat), all in one change: a drop like any other, unless it leaves the table without any of
+    its people; then the room halts from ``since`` (autopilot.halt) until someone is back. One change,
+    because a commit arms the room's due step: marked one by one, a timer run out during the outage
+    played for the last seat before the room counted as left."""
+    gone = []
+    for seat in seats:
+        with contextlib.suppress(NothingToDo):
+            seat_gone(room, seat, now)
+            gone.append(seat)
+    if not gone:
+        raise NothingToDo
     if ap.unattended(room) and not ap.halted(room):
         ap.halt(room, min(since, now))
-    return change
+    return Change({"kind": "live", "type": "gone", "seats": gone}, {}, None)
 
 
 def seat_left(room: Room, seat: int, now: float) -> Change:

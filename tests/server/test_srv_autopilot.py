@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import Game
 from server import autopilot as ap
 from server import ready, views
@@ -188,10 +190,10 @@ def test_a_table_whose_people_went_with_the_server_stands_still_grace_periods_to
     game = Game.new(1)  # seat 0, a person, leads
     room = room_with(["human", "human", "ai", "bot"], game, turn_timer=20.0, grace=5.0)
     room["live"]["gone"][1] = T0 + 1.0  # seat 1 dropped on its own before the server went
-    C.server_gone(room, 0, T0 + 2.0, T0 + 12.0)  # the process died at T0+2, buried at T0+12
+    C.server_gone(room, [0], T0 + 2.0, T0 + 12.0)  # the process died at T0+2, buried at T0+12
     assert not ap.halted(room) and room["live"]["gone"][0] == T0 + 12.0  # the AI is still connected
     assert ap.plan(room, game) == ap.Step(T0 + 6.0, 1, ap.GRACE)
-    C.server_gone(room, 2, T0 + 2.0, T0 + 12.0)  # the last one: the room halts from the death
+    C.server_gone(room, [2], T0 + 2.0, T0 + 12.0)  # the last one: the room halts from the death
     assert ap.halted(room) and room["live"]["gone"] == [T0 + 2.0, T0 + 1.0, T0 + 2.0, None]
     assert ap.plan(room, game) is None  # no grace period, no timer runs out
     assert ap.takeover_times(room) == [None] * 4
@@ -206,9 +208,28 @@ def test_a_table_whose_people_went_with_the_server_stands_still_grace_periods_to
     assert ap.takeover_times(room)[1] == T0 + 306.0
 
     fresh = room_with(["human", "bot", "bot", "bot"], game, turn_timer=20.0, grace=5.0)
-    C.server_gone(fresh, 0, T0 + 2.0, T0 + 3.0)
+    C.server_gone(fresh, [0], T0 + 2.0, T0 + 3.0)
     C.join(fresh, "Newcomer", 1, "hash", T0 + 50.0)  # someone takes a bot's seat: the table goes on
     assert not ap.halted(fresh) and fresh["live"]["gone"][0] == T0 + 50.0
+
+
+def test_a_dead_server_s_seats_go_in_one_change_and_the_halt_starts_no_earlier_than_the_last_move() -> None:
+    """Marked one commit at a time, a restarted server's burial let the timer that ran out during the
+    outage play for the seat marked last (each commit arms the room's due step). And a move the dead
+    process made after its last heartbeat means it was alive then: the outage starts there."""
+    from server import changes as C
+
+    game = Game.new(1)  # seat 0 leads
+    room = room_with(["human"] * 4, game, turn_timer=10.0, grace=5.0)
+    ap.stamp(room, game, [], T0 + 5.0)  # a move at T0+5; the last heartbeat was at T0+4.5
+    done = C.server_gone(room, [0, 1, 2, 3], T0 + 4.5, T0 + 30.0)  # buried at T0+30: the timer is overdue
+    assert done.record["seats"] == [0, 1, 2, 3]
+    assert ap.halted(room) and room["live"]["halt"] == T0 + 5.0
+    assert room["live"]["gone"] == [T0 + 5.0] * 4 and ap.plan(room, game) is None
+    C.seat_back(room, 0, T0 + 60.0)
+    assert room["live"]["deadlines"][0] == T0 + 70.0  # the whole 10 s it had at the move
+    with pytest.raises(C.NothingToDo):  # gone already: nothing to record
+        C.server_gone(room, [1, 2], T0 + 4.5, T0 + 61.0)
 
 
 def test_a_table_goes_on_while_someone_is_connected() -> None:

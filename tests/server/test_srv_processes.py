@@ -95,3 +95,48 @@ async def test_two_processes_then_one_dies_and_the_room_goes_on(redis_url, aredi
     finally:
         for proc in (a, b):
             stop_process(proc.proc)
+
+
+async def test_a_timer_waits_for_the_burial_of_its_player_s_dead_process(redis_url, aredis, tmp_path):
+    """On a table served by two processes, the one holding seat 2's connection dies with seat 2 to play:
+    its turn timer ran out before the death was noticed (proc_ttl), as if seat 2 had been there and slow:
+    counted as its own timeout (a second one puts it on auto-play) and missing from what was played in its
+    name. Now the timer waits for the burial, and seat 2 counts as dropped when it plays."""
+    store = Store(aredis)
+    args = ["--redis-url", redis_url, "--data-dir", str(tmp_path / "data"), "--client-dir", ""]
+    a = start_server_process(args, tmp_path / "a.log", free_port())
+    b = start_server_process(args, tmp_path / "b.log", free_port())
+    try:
+        urls = [b.url, b.url, a.url, b.url]  # seat 2 on process A
+        clients = [await Client.open(u) for u in urls]
+        res = await clients[0].request({"type": "create", "nickname": "P0", "seed": 31, "bot_delay": 0,
+                                        "turn_timer": 2.0, "grace": 60.0})
+        code = res["code"]
+        tokens = [res["token"]]
+        for i in (1, 2, 3):
+            joined = await clients[i].request({"type": "join", "code": code, "nickname": f"P{i}"})
+            tokens.append(joined["token"])
+        await clients[0].request({"type": "start"})
+        for c in clients:
+            await c.wait(lambda c=c: c.view)
+        await play_until(store, code, dict(enumerate(clients)), random.Random(5),
+                         lambda g: g.phase == "play" and g.turn == 2 and len(g.played) >= 4)
+        os.kill(a.proc.pid, signal.SIGKILL)
+        a.proc.wait(10)
+        killed = time.time()
+        await clients[0].wait(lambda: clients[0].view["turn"] != 2, timeout=30)  # someone played for it
+        log = [r for r in await store.log(code) if r["ts"] > killed]
+        gone = next(r for r in log if r.get("type") == "gone" and 2 in r.get("seats", [r.get("seat")]))
+        played = next(r for r in log if r["kind"] == "game" and r["seat"] == 2)
+        assert played["v"] > gone["v"], "the timer played for seat 2 before its process was buried"
+        _v, room, _g = await game_at(store, code)
+        assert room["live"]["timeouts"][2] == 0  # a dropped player's timeout is not theirs
+        back = await Client.open(b.url)
+        await back.request({"type": "resume", "code": code, "token": tokens[2]})
+        await back.wait(lambda: back.view is not None)
+        assert back.view["in_your_name"] and back.view["in_your_name"]["moves"][0]["by"] == "timer"
+        for c in (*clients, back):
+            await c.close()
+    finally:
+        for proc in (a, b):
+            stop_process(proc.proc)
