@@ -509,7 +509,7 @@ class GameServer:
 
     @staticmethod
     def _moved_to(conn: Conn, room: dict[str, Any]) -> int | None:
-        """The lobby seat a connection's person moved to with ``sit`` (None: not moved)."""
+        """The lobby seat a connection's person moved to with ``sit`` or ``swap`` (None: not moved)."""
         if conn.seat is None or room["status"] != "lobby":
             return None
         seat = rooms.holder_seat(room, conn.holder)

@@ -292,7 +292,7 @@ def _exchange(room: dict[str, Any], a: int, b: int) -> None:
 
 
 def holder_seat(room: dict[str, Any], token_hash: str | None) -> int | None:
-    """The seat a person's token holds now (None: none); a lobby ``sit`` moves it."""
+    """The seat a person's token holds now (None: none); a lobby ``sit`` or ``swap`` moves it."""
     if token_hash is None:
         return None
     for i, s in enumerate(room["seats"]):
