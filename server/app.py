@@ -985,6 +985,10 @@ class GameServer:
             except RoomNotFound:
                 await self.store.forget_due(code)
                 return
+            outages = self.watch.outages
+            if any(ap.outage_passed(room, down, back) for down, back in outages):
+                await self.try_mutate(code, lambda room, outages=outages: C.outages_made_good(room, outages))
+                continue  # plan on the clocks as they are now
             step = ap.plan(room, rooms.load_game(room))
             now = time.time()
             if step is None or step.due > now:

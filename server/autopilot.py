@@ -17,7 +17,8 @@ A room's ``live`` part (see rooms.py) holds what the plan needs besides the game
 - ``timeouts[seat]``: turn timers in a row that ran out on a connected player (``timed_out``); rooms
   stored before it have none.
 - ``halt``: since when the room has stood still because the server went (stopped, or died) with its
-  people's connections; None (or absent, in rooms stored before it) otherwise (``halt``).
+  people's connections; None (or absent, in rooms stored before it) otherwise (``halt``);
+- ``calm``: the end of the last Redis outage the room's clocks were made good for (``make_good``).
 
 A table whose people have all left (no person and no external AI connected) waits for them: nothing
 but the grace periods runs out there, so an empty table costs nothing, and when one of them comes back
@@ -226,6 +227,26 @@ def unhalt(room: dict[str, Any], now: float) -> None:
     live["gone"] = [None if g is None else g + waited for g in live["gone"]]
 
 
+def outage_passed(room: dict[str, Any], down: float, back: float) -> bool:
+    """Whether the room's clocks were set before a Redis outage (nobody could act from ``down`` to
+    ``back``) and are not made good for it yet: nothing has happened in the room since it began."""
+    live = room["live"]
+    return (room["status"] == "playing" and not halted(room) and live.get("calm", 0.0) < down
+            and live["changed"] < down)
+
+
+def make_good(room: dict[str, Any], down: float, back: float) -> None:
+    """A Redis outage cost nobody a move: the room's clocks (turn timers, grace periods, the pace of
+    bots) go on as if it had not been; ``calm`` notes the outage as made good (by whichever process)."""
+    live = room["live"]
+    waited = max(0.0, back - down)
+    live["changed"] += waited
+    live["deadlines"] = [None if d is None else d + waited for d in live["deadlines"]]
+    # one who dropped during the outage (noted once Redis was back) has a whole grace period already
+    live["gone"] = [None if g is None else g + waited if g < down else g for g in live["gone"]]
+    live["calm"] = back
+
+
 def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     """The earliest thing the server must do for the room by itself, or None (waiting for people)."""
     if room["status"] != "playing" or game is None or halted(room):
@@ -299,7 +320,7 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 __all__ = [
     "Step", "plan", "stamp", "new_live", "left_marks", "taken_over", "unattended", "resume", "controller",
-    "halted", "halt", "unhalt",
+    "halted", "halt", "unhalt", "outage_passed", "make_good",
     "auto_marks", "takeover_times", "timed_out", "acted",
     "TIMEOUTS_TO_AUTOPLAY", "TIMEOUT_AUTOPLAY_INTERVAL", "AUTO_INTERVALS",
     "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",

@@ -183,6 +183,18 @@ def server_gone(room: Room, seats: list[int], since: float, now: float) -> Chang
     return Change({"kind": "live", "type": "gone", "seats": gone}, {}, None)
 
 
+def outages_made_good(room: Room, outages: list[tuple[float, float]]) -> Change:
+    """Redis was down (nobody could act, no timer could play) while the room's clocks ran: they go on
+    from where they were when it went (autopilot.make_good), once, by whichever process gets here."""
+    passed = [(down, back) for down, back in outages if ap.outage_passed(room, down, back)]
+    if not passed:
+        raise NothingToDo
+    for down, back in passed:
+        ap.make_good(room, down, back)
+    return Change({"kind": "live", "type": "outage", "seconds": round(sum(b - d for d, b in passed), 3)}, {},
+                  None)
+
+
 def seat_left(room: Room, seat: int, now: float) -> Change:
     """A player pressed Leave mid-match: our bot plays for them at once (waiting out a grace period for
     someone who said they are going would only hold the table up); the seat stays theirs to resume."""

@@ -24,6 +24,7 @@ from redis.exceptions import OutOfMemoryError, RedisError
 log = logging.getLogger("guandan.redis")
 
 PROBE_TIMEOUT = 2.0  # seconds a probe waits for an answer before Redis counts as gone
+KEPT_OUTAGES = 4  # outages remembered for making rooms' clocks good (a room is made good at its next drive)
 
 
 def unavailable_message(exc: BaseException) -> str:
@@ -53,8 +54,11 @@ class RedisWatch:
         self.max_backoff = max_backoff
         self.up = True
         self.back_at = 0.0  # time.monotonic() of the last recovery (0: never down)
+        # the latest outages as (down, back) in unix seconds: rooms' clocks are made good by them
+        self.outages: list[tuple[float, float]] = []
         self._probe = _probe_client(redis)
         self._since = 0.0
+        self._down_at = 0.0
         self._suspect = False  # a command failed and the probe has not looked yet
         self._answers = asyncio.Event()
         self._answers.set()
@@ -118,12 +122,14 @@ class RedisWatch:
     def _down(self, error: BaseException) -> None:
         self.up = False
         self._since = time.monotonic()
+        self._down_at = time.time()
         self._answers.clear()
         log.warning("redis unavailable: %s; players get 'unavailable' until it answers again", error)
 
     def _back(self) -> None:
         self.up = True
         self.back_at = time.monotonic()
+        self.outages = [*self.outages, (self._down_at, time.time())][-KEPT_OUTAGES:]
         # Idle pooled connections to the Redis that died are not closed here: the pool already checks
         # each one it hands out (a closed socket is reconnected first), and closing them here also
         # broke the commands that had just taken one, so they failed as Redis came back.

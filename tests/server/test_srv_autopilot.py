@@ -232,6 +232,29 @@ def test_a_dead_server_s_seats_go_in_one_change_and_the_halt_starts_no_earlier_t
         C.server_gone(room, [1, 2], T0 + 4.5, T0 + 61.0)
 
 
+def test_a_redis_outage_is_made_good_once_on_the_clocks_set_before_it() -> None:
+    from server import changes as C
+
+    game = Game.new(1)  # seat 0 leads
+    room = room_with(["human", "human", "bot", "bot"], game, turn_timer=10.0, grace=5.0)  # stamped at T0
+    room["live"]["gone"][1] = T0 + 1.0  # dropped before Redis went
+    outages = [(T0 + 2.0, T0 + 32.0)]
+    C.outages_made_good(room, outages)
+    live = room["live"]
+    assert live["deadlines"][0] == T0 + 40.0 and live["changed"] == T0 + 30.0 and live["calm"] == T0 + 32.0
+    assert live["gone"][1] == T0 + 31.0
+    with pytest.raises(C.NothingToDo):  # once, whichever process comes second with its own view of it
+        C.outages_made_good(room, [(T0 + 2.5, T0 + 32.5)])
+    fresh = room_with(["human", "human", "bot", "bot"], game, turn_timer=10.0)
+    fresh["live"]["gone"][1] = T0 + 33.0  # dropped during the outage, noted once Redis was back
+    C.outages_made_good(fresh, outages)
+    assert fresh["live"]["gone"][1] == T0 + 33.0  # that grace period is whole already
+    moved_on = room_with(["human", "human", "bot", "bot"], game, turn_timer=10.0)
+    ap.stamp(moved_on, game, [], T0 + 40.0)  # someone played after the outage: the clocks are new
+    with pytest.raises(C.NothingToDo):
+        C.outages_made_good(moved_on, outages)
+
+
 def test_a_table_goes_on_while_someone_is_connected() -> None:
     game = Game.new(1)
     room = room_with(["human", "ai", "bot", "bot"], game, turn_timer=20.0)

@@ -13,6 +13,7 @@ import asyncio
 import os
 import random
 import signal
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -260,5 +261,54 @@ async def test_commands_under_way_as_redis_comes_back_succeed(tmp_path: Path) ->
         await asyncio.gather(watching, return_exceptions=True)
         await watch.close()
         await redis.aclose()
+        for p in procs:
+            stop_process(p.proc)
+
+
+async def test_a_redis_outage_costs_nobody_a_move(tmp_path: Path) -> None:
+    """Redis stopped for longer than a player's turn timer: the player got `unavailable` for their play
+    meanwhile, and as Redis came back the timer, run out during the outage, played for them at once.
+    Now the room's clocks go on from where they were when Redis went."""
+    timer, down = 4.0, 6.0
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    rp = start_redis(folder, aof=True)
+    port = free_port()
+    server = start_server_process(["--redis-url", rp.url, "--client-dir", ""], tmp_path / "server.log", port)
+    procs = [rp]
+    direct = None
+    try:
+        url = f"ws://127.0.0.1:{port}/ws"
+        code, clients, _tokens = await seated_room(url, humans=1, seed=11, turn_timer=timer, fill_bots=True)
+        player = clients[0]
+        await player.wait(lambda: player.view["turn"] == 0 and player.view["deadline"], timeout=30)
+        direct = Redis.from_url(rp.url)
+        store = Store(direct)
+        made = len(await store.log(code))
+        os.kill(rp.proc.pid, signal.SIGTERM)
+        await asyncio.to_thread(rp.proc.wait, 10)
+        left = player.view["deadline"] - time.time()
+        await until_healthz(port, 503)
+        await asyncio.sleep(down)
+        procs.append(await asyncio.to_thread(start_redis, folder, rp.port, True))  # same port, same files
+        await until_healthz(port, 200)
+        await asyncio.sleep(1.5)  # the timer, had it run on, is long overdue by now
+        await direct.aclose()
+        direct = Redis.from_url(rp.url)
+        store = Store(direct)
+        log = await store.log(code)
+        assert not [r for r in log[made:] if r["kind"] == "game"], "a move was made for the player"
+        _v, room, game = await game_at(store, code)
+        assert game.turn == 0 and room["live"]["calm"] > 0
+        rest = room["live"]["deadlines"][0] - time.time()
+        # what it had, less the moment it took to notice Redis gone and the wait since it came back
+        assert left - 3.0 < rest <= left + 0.5, (rest, left)
+        owed = room["live"]["deadlines"][0]
+        await player.wait(lambda: abs(player.view["deadline"] - owed) < 0.01, timeout=10)  # seen too
+        await player.close()
+    finally:
+        if direct is not None:
+            await direct.aclose()
+        stop_process(server.proc)
         for p in procs:
             stop_process(p.proc)
