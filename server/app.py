@@ -467,7 +467,10 @@ class GameServer:
         if seat is not None:
             old = await self.store.claim_seat(code, seat, conn.id)
             if old and old != conn.id:
-                await self._kick(old)
+                if self._someone_else(old, holder):  # moved in with a swap as we came: theirs to keep
+                    await self.store.claim_seat(code, seat, old)
+                else:
+                    await self._kick(old)
 
     async def detach(self, conn: Conn, went: SeatWent | None = C.seat_gone) -> None:
         """The connection leaves its room; ``went``: how its seat's player went, if it was the seat's last
@@ -507,10 +510,22 @@ class GameServer:
         with contextlib.suppress(ConnectionClosed):
             await conn.ws.close(4003, "seat given to someone else")
 
+    def _someone_else(self, conn_id: str, holder: str | None) -> bool:
+        """Whether a connection of this process holds another person's token (one of another process
+        cannot be told: it counts as the same person's, as before seats could move)."""
+        other = self.conns.get(conn_id)
+        return other is not None and other.holder is not None and other.holder != holder
+
+    def _same_person_here(self, conn_id: str, holder: str | None) -> bool:
+        """Whether a connection of this process holds this same person's token (an older one)."""
+        other = self.conns.get(conn_id)
+        return other is not None and holder is not None and other.holder == holder
+
     @staticmethod
     def _moved_to(conn: Conn, room: dict[str, Any]) -> int | None:
-        """The lobby seat a connection's person moved to with ``sit`` or ``swap`` (None: not moved)."""
-        if conn.seat is None or room["status"] != "lobby":
+        """The seat a connection's person moved to with ``sit`` or ``swap`` (None: not moved). Looked up
+        in any status: a start right after a move must not read as the seat lost."""
+        if conn.seat is None:
             return None
         seat = rooms.holder_seat(room, conn.holder)
         return None if seat is None or seat == conn.seat else seat
@@ -523,7 +538,9 @@ class GameServer:
         with contextlib.suppress(RedisError, OSError):
             if old is not None:
                 await self.store.release_seat(code, old, conn.id)  # unless the other mover claimed it
-            await self.store.claim_seat(code, seat, conn.id)
+            taken = await self.store.claim_seat(code, seat, conn.id)
+            if taken and taken != conn.id and self._same_person_here(taken, conn.holder):
+                await self._kick(taken)  # this person's older connection (a resume as they moved)
             await self.store.publish(code, {"k": "presence"})
 
     @staticmethod
@@ -541,7 +558,12 @@ class GameServer:
         seat, holder = conn.seat, conn.holder
 
         def checked(room: dict[str, Any]) -> Change:
-            rooms.check_holder(room, seat, holder)
+            try:
+                rooms.check_holder(room, seat, holder)
+            except RoomError:
+                if rooms.holder_seat(room, holder) is not None:  # moved (sit, swap): not lost
+                    raise ClientError("busy", "your seat has just moved; try again") from None
+                raise
             return change(room)
 
         return checked
@@ -634,6 +656,8 @@ class GameServer:
             await self._evict(c, code, room)
         for c in moved:  # a snapshot of the new seat (it carries the seat number)
             await self.send_snapshot(c)
+            if c.seat is not None and room["status"] == "playing":  # a start read the seat's presence
+                await self.try_mutate(code, lambda r, s=c.seat: C.seat_back(r, s, time.time()))  # too early
 
     async def push_presence(self, code: str, only: Conn | None = None) -> None:
         members = [only] if only is not None else list(self.rooms.get(code, ()))
@@ -837,15 +861,15 @@ class GameServer:
             raise ClientError("not_seated", "spectators join a seat with join")
 
         def change(room: dict[str, Any]) -> Change:
-            if msg.seat == seat:
-                raise NothingToDo
+            if msg.seat == seat and room["status"] == "lobby":
+                raise NothingToDo  # one's own seat (after the start: already_started, as any other)
             rooms.sit(room, seat, msg.seat)
             return Change({"kind": "room", "type": "sit", "seat": seat, "to": msg.seat}, {}, None)
 
         try:
             version, _ = await self.mutate(code, self._as_holder(conn, change))
         except NothingToDo:
-            version = conn.version
+            version, _room = await self.store.load(code)
         return {"version": version, "seat": msg.seat}
 
     async def on_swap(self, conn: Conn, msg: P.Swap) -> dict[str, Any]:
@@ -889,6 +913,10 @@ class GameServer:
         version, _ = await self.mutate(
             code, self._as_holder(conn, lambda room: C.start_game(room, seat, connected, seed, time.time())))
         log.info("game started code=%s", code)
+        # someone who moved (sit, swap) as the host pressed Start was read at the seat they left
+        now_connected = await self.store.presence(code)
+        for late in (s for s in range(len(connected)) if now_connected[s] and not connected[s]):
+            await self.try_mutate(code, lambda room, s=late: C.seat_back(room, s, time.time()))
         return {"version": version}
 
     async def on_ready(self, conn: Conn, msg: P.NextDeal | P.NewMatch) -> dict[str, Any]:

@@ -138,6 +138,13 @@ class Swap(_ClientMsg):
     type: Literal["swap"]
     seats: Annotated[list[Seat], Field(min_length=2, max_length=2)]
 
+    @field_validator("seats")
+    @classmethod
+    def _two_seats(cls, seats: list[int]) -> list[int]:
+        if seats[0] == seats[1]:
+            raise ValueError("two different seats")
+        return seats
+
 
 class RemovePlayer(_ClientMsg):
     """Empty a seat another person took in the lobby (someone who came in by mistake, or never plays)."""

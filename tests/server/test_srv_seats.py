@@ -180,6 +180,44 @@ async def test_a_swap_leaves_an_external_ai_s_seat_where_its_url_points(server) 
     await host.close()
 
 
+async def test_a_start_right_after_a_move_deals_the_mover_in_where_they_sat(server) -> None:
+    """The host pressed Start as a friend moved: the move read as the seat lost (seat_lost, and the
+    browser threw the seat's token away), or the mover as dropped (a takeover countdown at a connected
+    player's seat), because the connection had not followed its person yet."""
+    for _ in range(3):
+        await _start_as_one_moves(server)
+
+
+async def _start_as_one_moves(server) -> None:
+    code, (host, bo), _tokens = await seated_room(server.url, humans=2, start=False, fill_bots=True)
+    await asyncio.gather(bo.request({"type": "sit", "seat": 2}), host.request({"type": "start"}))
+    await bo.wait(lambda: bo.view and bo.view.get("seat") == 2 and len(bo.view["hand"]) == 27)
+    assert not [e for e in bo.errors() if e["code"] == "seat_lost"] and bo.ws.close_code is None
+    await host.wait(lambda: host.view and host.view["takeover"] == [None] * 4
+                    and host.presence == [True, False, True, False])
+    _v, room = await server.app.store.load(code)
+    assert room["live"]["gone"] == [None] * 4
+    for c in (host, bo):
+        await c.close()
+
+
+async def test_moves_that_change_nothing_are_refused_or_acked_without_a_commit(server) -> None:
+    code, (host, bo), _tokens = await seated_room(server.url, humans=2, start=False)
+    with pytest.raises(ServerError) as exc:
+        await host.request({"type": "swap", "seats": [1, 1]})
+    assert exc.value.code == "invalid_message"
+    version = (await bo.request({"type": "sit", "seat": 1}))["version"]
+    assert version is not None and version == (await server.app.store.load(code))[0]
+    await host.request({"type": "add_bot", "seat": 2})
+    await host.request({"type": "add_bot", "seat": 3})
+    await host.request({"type": "start"})
+    with pytest.raises(ServerError) as exc:
+        await bo.request({"type": "sit", "seat": 1})
+    assert exc.value.code == "already_started"
+    for c in (host, bo):
+        await c.close()
+
+
 async def test_the_host_removes_a_person_from_a_lobby_seat_who_may_join_again(server) -> None:
     """A stranger with the code, or a friend who never answers, kept a seat the host could not free."""
     code, clients, tokens = await seated_room(server.url, humans=3, start=False)
