@@ -467,7 +467,7 @@ class GameServer:
         if seat is not None:
             old = await self.store.claim_seat(code, seat, conn.id)
             if old and old != conn.id:
-                if self._someone_else(old, holder):  # moved in with a swap as we came: theirs to keep
+                if self._holder_here(old) not in (None, holder):  # moved in with a swap as we came: theirs
                     await self.store.claim_seat(code, seat, old)
                 else:
                     await self._kick(old)
@@ -510,16 +510,11 @@ class GameServer:
         with contextlib.suppress(ConnectionClosed):
             await conn.ws.close(4003, "seat given to someone else")
 
-    def _someone_else(self, conn_id: str, holder: str | None) -> bool:
-        """Whether a connection of this process holds another person's token (one of another process
-        cannot be told: it counts as the same person's, as before seats could move)."""
+    def _holder_here(self, conn_id: str) -> str | None:
+        """The token hash a connection of this process holds its seat with (None: not one of ours, or
+        none; a connection of another process cannot be asked whose it is)."""
         other = self.conns.get(conn_id)
-        return other is not None and other.holder is not None and other.holder != holder
-
-    def _same_person_here(self, conn_id: str, holder: str | None) -> bool:
-        """Whether a connection of this process holds this same person's token (an older one)."""
-        other = self.conns.get(conn_id)
-        return other is not None and holder is not None and other.holder == holder
+        return None if other is None else other.holder
 
     @staticmethod
     def _moved_to(conn: Conn, room: dict[str, Any]) -> int | None:
@@ -532,14 +527,15 @@ class GameServer:
 
     async def _follow(self, conn: Conn, code: str, seat: int) -> None:
         """The connection follows its person's token to the seat they moved to: the seat's claim
-        (presence, one connection per seat) moves with it. A claim found there is not a rival to kick:
-        it is that of the seat's previous occupant, who moved too (a swap) and claims their new seat."""
+        (presence, one connection per seat) moves with it. A claim found there is replaced only if it is
+        this person's older connection; else it is the seat's previous occupant's, who moved too (a swap)
+        and claims their new seat."""
         old, conn.seat = conn.seat, seat
         with contextlib.suppress(RedisError, OSError):
             if old is not None:
                 await self.store.release_seat(code, old, conn.id)  # unless the other mover claimed it
             taken = await self.store.claim_seat(code, seat, conn.id)
-            if taken and taken != conn.id and self._same_person_here(taken, conn.holder):
+            if taken and taken != conn.id and self._holder_here(taken) == conn.holder:  # (a mover holds one)
                 await self._kick(taken)  # this person's older connection (a resume as they moved)
             await self.store.publish(code, {"k": "presence"})
 
@@ -632,7 +628,7 @@ class GameServer:
             if not behind:
                 return
             lost = [c for c in behind if not self._holds(c, room)]
-            moved = [c for c in lost if self._moved_to(c, room) is not None]  # sat elsewhere (lobby)
+            moved = [c for c in lost if self._moved_to(c, room) is not None]  # sat elsewhere (sit, swap)
             lost = [c for c in lost if c not in moved]
             if lost or moved:  # never one more frame of a seat that changed hands
                 behind = [c for c in behind if c not in lost and c not in moved]
@@ -1020,16 +1016,12 @@ class GameServer:
             step = ap.plan(room, rooms.load_game(room))
             now = time.time()
             if step is None or step.due > now:
-                due = None if step is None else step.due
-                if await self.store.reschedule(code, version, due):
-                    self.scheduler.arm(code, due)
+                await self._due_at(code, version, None if step is None else step.due)
                 return
             if step.why == ap.TIMER and await self._held_by_silent_process(code, step.seat, now):
                 # its player's server has stopped beating: the timer waits for the burial, which makes
                 # the player a dropped one (not their own timeout; in what was played in their name)
-                due = now + self.config.heartbeat
-                if await self.store.reschedule(code, version, due):
-                    self.scheduler.arm(code, due)
+                await self._due_at(code, version, now + self.config.heartbeat)
                 return
             connected = False
             decided = None
@@ -1046,6 +1038,11 @@ class GameServer:
             except (IllegalAction, RoomError, ChangeError) as exc:
                 log.error("automatic step refused code=%s step=%s: %s", code, step, exc)
                 return
+
+    async def _due_at(self, code: str, version: int, due: float | None) -> None:
+        """Note when the room is next due (None: waiting for people), unless it changed meanwhile."""
+        if await self.store.reschedule(code, version, due):
+            self.scheduler.arm(code, due)
 
     async def _held_by_silent_process(self, code: str, seat: int, now: float) -> bool:
         """Whether the seat's connection is on another process that has missed a few heartbeats (dead,

@@ -30,6 +30,7 @@ run out, and those not back yet get their whole grace period from the moment the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,9 +199,16 @@ def resume(room: dict[str, Any], now: float) -> None:
     the time it waited counts neither against the bots' pace nor against anyone's turn timer."""
     live = room["live"]
     left = max(live["gone"][s] for s in SEATS if _kind(room, s) in ("human", "ai"))  # the last one out
-    waited = max(0.0, now - max(left, live["changed"]))
+    _shift_clocks(live, max(0.0, now - max(left, live["changed"])))
+
+
+def _shift_clocks(live: dict[str, Any], waited: float, gone_before: float | None = None) -> None:
+    """Time that counts for nobody (a table waiting for its people, an outage): the bots' pace and the
+    turn timers go on ``waited`` later; so do the grace periods of those gone before ``gone_before``."""
     live["changed"] += waited
     live["deadlines"] = [None if d is None else d + waited for d in live["deadlines"]]
+    if gone_before is not None:
+        live["gone"] = [g + waited if g is not None and g < gone_before else g for g in live["gone"]]
 
 
 def halted(room: dict[str, Any]) -> bool:
@@ -221,10 +229,7 @@ def unhalt(room: dict[str, Any], now: float) -> None:
     """Someone is back after the server's outage: every clock of the room (the pace of bots, turn
     timers, grace periods) goes on where it stopped, as if the outage had not been."""
     live = room["live"]
-    waited = max(0.0, now - live.pop("halt"))
-    live["changed"] += waited
-    live["deadlines"] = [None if d is None else d + waited for d in live["deadlines"]]
-    live["gone"] = [None if g is None else g + waited for g in live["gone"]]
+    _shift_clocks(live, max(0.0, now - live.pop("halt")), gone_before=math.inf)
 
 
 def outage_passed(room: dict[str, Any], down: float, back: float) -> bool:
@@ -239,11 +244,8 @@ def make_good(room: dict[str, Any], down: float, back: float) -> None:
     """A Redis outage cost nobody a move: the room's clocks (turn timers, grace periods, the pace of
     bots) go on as if it had not been; ``calm`` notes the outage as made good (by whichever process)."""
     live = room["live"]
-    waited = max(0.0, back - down)
-    live["changed"] += waited
-    live["deadlines"] = [None if d is None else d + waited for d in live["deadlines"]]
     # one who dropped during the outage (noted once Redis was back) has a whole grace period already
-    live["gone"] = [None if g is None else g + waited if g < down else g for g in live["gone"]]
+    _shift_clocks(live, max(0.0, back - down), gone_before=down)
     live["calm"] = back
 
 

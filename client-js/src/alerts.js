@@ -31,10 +31,15 @@ export function cuesFor(before, after) {
   return cues;
 }
 
+/** What the seat owes, in words ("your turn", or a card to return); for when `yourTurn(view)`. */
+export function owedWords(view) {
+  return view.phase === "return" ? t("returnCard") : t("yourTurn");
+}
+
 /** The tab's title: the game's own, with "your turn" in front while it is. */
 export function titleFor(view, base) {
   if (!yourTurn(view)) return base;
-  return `▶ ${view.phase === "return" ? t("returnCard") : t("yourTurn")} · ${base}`;
+  return `▶ ${owedWords(view)} · ${base}`;
 }
 
 function note(audio, { freq, to = freq, start = 0, dur, type = "sine", gain = 0.18 }) {

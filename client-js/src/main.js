@@ -1,6 +1,6 @@
 // The browser client: renders what the server sends, sends what the player intends.
 // It holds no game rules: legality, suggestions and results all come from the server.
-import { Sounds, cuesFor, muteButton, titleFor, yourTurn } from "./alerts.js";
+import { Sounds, cuesFor, muteButton, owedWords, titleFor, yourTurn } from "./alerts.js";
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
 import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
@@ -19,6 +19,7 @@ import { slideToSelect } from "./hand-swipe.js";
 import { Connection, forgetSeat, leftOnPurpose, loadSeat, loadWatch, markLeft, saveSeat, serverNowMs } from "./net.js";
 import { arrange, positions, secondsLeft, takenOver, teamOf } from "./present.js";
 import { playLabel, tableMoves } from "./reading.js";
+import { canSit, seatActions } from "./seat-actions.js";
 import { takeSeatFromAddress } from "./seat-link.js";
 import { PRESETS, presetLink, presetNote, rulesButton, rulesRoute, rulesScreen, watchRules } from "./rules.js";
 import {
@@ -394,12 +395,6 @@ function roomLobby() {
   const isHost = room.host === me && me !== null && me !== undefined;
   const paths = aiPaths(room.code);
   const settings = room.settings || {};
-  const seated = me !== null && me !== undefined;
-  const canSit = (s) => seated && (s.kind === "empty" || s.kind === "bot"); // to sit with one's partner
-  const across = seated ? (me + 2) % 4 : null;
-  // a full table chooses partners too: the host brings someone across (whoever sits there changes place)
-  const canPartner = (s, i) => isHost && i !== me && i !== across && ["human", "bot"].includes(s.kind)
-    && room.seats[across].kind !== "ai";
   const seatRow = (s, i) => {
     const online = ui.presence?.connected?.[i];
     const aiUrl = s.kind === "ai" && paths[i] ? `${wsScheme}://${location.host}${paths[i]}` : null;
@@ -414,20 +409,7 @@ function roomLobby() {
         s.kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null,
         i === room.host ? h("span", { class: "badge", text: t("host") }) : null,
         i === me ? h("span", { class: "badge you", text: t("you") }) : null,
-        (isHost && s.kind !== "human") || canSit(s) ? h("span", { class: "seat-actions" },
-          canSit(s) ? h("button", { class: "small", "data-testid": `sit-${i}`, title: t("sitHereTitle", { n: i + 1, team: teamOf(i) + 1 }),
-            onclick: () => act({ type: "sit", seat: i }) }, t("sitHere")) : null,
-          isHost && s.kind === "empty" ? [
-            h("button", { class: "small", "data-testid": `add-bot-${i}`, onclick: () => act({ type: "add_bot", seat: i }) }, t("addBot")),
-            h("button", { class: "small", "data-testid": `add-ai-${i}`, onclick: () => addAi(i) }, t("addAi"))] : null,
-          isHost && (s.kind === "bot" || s.kind === "ai") ? h("button", { class: "small", "data-testid": `remove-${i}`,
-            onclick: () => act({ type: "remove_bot", seat: i }) }, t("removeBot")) : null) : null,
-        (isHost && s.kind === "human" && i !== me) || canPartner(s, i) ? h("span", { class: "seat-actions" },
-          canPartner(s, i) ? h("button", { class: "small", "data-testid": `partner-${i}`, title: t("partnerMeTitle", { name: seatName(i) }),
-            onclick: () => act({ type: "swap", seats: [i, across] }) }, t("partnerMe")) : null,
-          isHost && s.kind === "human" && i !== me ? h("button", { class: "small", "data-testid": `remove-player-${i}`,
-            title: t("removePlayerTitle", { name: seatName(i) }), onclick: () => act({ type: "remove_player", seat: i }) },
-          t("removePlayer")) : null) : null),
+        seatActions(room, i, me, { act, addAi, seatName })),
       aiUrl ? h("div", { class: "ai-url" },
         h("span", { class: "field-label", text: t("aiUrlHint") }),
         h("div", { class: "row" },
@@ -440,7 +422,7 @@ function roomLobby() {
     h("section", { class: "panel" },
       h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
-      room.seats.some(canSit) ? h("p", { class: "hint", "data-testid": "sit-hint", text: t("sitHint") }) : null,
+      room.seats.some((s) => canSit(s, me)) ? h("p", { class: "hint", "data-testid": "sit-hint", text: t("sitHint") }) : null,
       settingsLine(settings)),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
       : h("p", { class: "waiting", text: t("waiting") }));
@@ -531,7 +513,7 @@ function myTurn(view) {
 /** What the player owes now (their play, or a card to return) with its countdown; null when nothing. */
 function owedMove(view) {
   if (!yourTurn(view)) return null;
-  return { text: view.phase === "return" ? t("returnCard") : t("yourTurn"),
+  return { text: owedWords(view),
     timer: countdown(view.deadlines?.[view.seat] ?? view.deadline, "rules-countdown", "big") };
 }
 

@@ -368,7 +368,7 @@ export class Connection {
         this.resyncing = false;
         this.state = { version: msg.version, view: msg.view, seat: msg.seat };
         if (this.room?.token && msg.seat != null && msg.seat !== this.room.seat) {
-          // moved to another lobby seat (sit): the token goes with the person, the seat number follows
+          // moved to another lobby seat (sit, swap): the token goes with the person, the seat number follows
           this.room = { ...this.room, seat: msg.seat };
           saveSeat(this.room.code, msg.seat, this.room.token);
         }
