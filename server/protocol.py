@@ -311,6 +311,7 @@ class SeatInfo(_Msg):
     kind: Literal["empty", "human", "bot", "ai"]
     nickname: str | None = None
     replaced: str | None = None  # the bot whose seat this person took over
+    removed: str | None = None  # on an empty lobby seat: the person the host removed from it
 
 
 class RoomInfo(_Msg):

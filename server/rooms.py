@@ -4,7 +4,8 @@ A room is a plain dict (stored as msgpack, see store.py)::
 
     {"code", "status": "lobby"|"playing", "host": seat|None, "created": unix time, "locked": bool,
      "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None,
-                "replaced": the nickname of the bot a person took the seat from (only then)}] * 4,
+                "replaced": the nickname of the bot a person took the seat from (only then),
+                "removed": on an empty lobby seat, the person the host removed from it (only then)}] * 4,
      "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "return_timer", "grace",
                   "ai_timeout", "bot_delay", "bot", "seed", "fixed_seed", "fill_bots", "auto_next",
                   "counter"},
@@ -17,7 +18,7 @@ of the secret in its ``/game/<secret>`` URL.
 
 Our bots keep seats warm for people: a person joining takes an empty seat, else a bot's (in the lobby
 or mid-match, with the bot's hand and place), unless the host ``locked`` the table. Rooms stored before
-a key existed lack it: read ``locked``, ``replaced`` and ``fill_bots`` with ``.get``.
+a key existed lack it: read ``locked``, ``replaced``, ``removed`` and ``fill_bots`` with ``.get``.
 
 Every function either changes the room and returns, or raises RoomError and leaves it untouched.
 """
@@ -284,7 +285,8 @@ def _exchange(room: dict[str, Any], a: int, b: int) -> None:
     def moved(seat: dict[str, Any], to: int) -> dict[str, Any]:
         if seat["kind"] == "bot":
             return bot_seat(to)
-        return {k: v for k, v in seat.items() if k != "replaced"}  # "replaced" named the old seat's bot
+        # "replaced" named the old seat's bot, "removed" the old seat's person
+        return {k: v for k, v in seat.items() if k not in ("replaced", "removed")}
 
     seats[a], seats[b] = moved(seats[b], a), moved(seats[a], b)
     if room["host"] in (a, b):
@@ -364,7 +366,8 @@ def remove_player(room: dict[str, Any], by_seat: int | None, seat: int) -> None:
     if room["seats"][seat]["kind"] != "human" or seat == by_seat:
         why = "is yours: leave to give it up" if seat == by_seat else "holds no other person"
         raise RoomError("not_a_player", f"seat {seat} {why}", {"seat": seat})
-    room["seats"][seat] = _empty_seat()
+    # the others see why the seat emptied (one who leaves lets go of it; this one was let go)
+    room["seats"][seat] = {**_empty_seat(), "removed": room["seats"][seat]["nickname"]}
 
 
 def removed_by_host(room: dict[str, Any], seat: int | None) -> bool:
@@ -413,8 +416,8 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
         "status": room["status"],
         "host": room["host"],
         "locked": room.get("locked", False),
-        "seats": [{"kind": s["kind"], "nickname": s["nickname"], "replaced": s.get("replaced")}
-                  for s in room["seats"]],
+        "seats": [{"kind": s["kind"], "nickname": s["nickname"], "replaced": s.get("replaced"),
+                   "removed": s.get("removed")} for s in room["seats"]],
         "settings": {
             "preset": settings["preset"],
             "rules": settings["rules"],

@@ -53,7 +53,7 @@ export const TEXT = {
     inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
     lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
-    tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", emptyBotAtStart: "空位 · 开始时补机器人",
+    tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", removedByHost: "房主请{name}离开了座位", emptyBotAtStart: "空位 · 开始时补机器人",
     bigJoker: "大王", smallJoker: "小王", listSep: "、",
     waitReady: "等待 {names} 准备", waitRematch: "等待 {names} 同意再来一场", readyDone: "已准备",
     othersReady: "其他人都准备好了，就等你", othersRematch: "其他人都同意再来一场，就等你",
@@ -135,7 +135,7 @@ export const TEXT = {
       + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",
     lockTable: "Lock the table: bots keep their seats (newcomers can still watch)",
     tableLocked: "The host locked the table: bots keep their seats",
-    tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", emptyBotAtStart: "empty · a bot at the start",
+    tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", removedByHost: "the host removed {name}", emptyBotAtStart: "empty · a bot at the start",
     bigJoker: "BIG", smallJoker: "SMALL", listSep: ", ",
     waitReady: "Waiting for {names} to be ready", waitRematch: "Waiting for {names} to agree to a rematch",
     othersReady: "Everyone else is ready: the table waits for you",

@@ -213,9 +213,14 @@ function botName(i) {
   return `${t("bot")} ${i + 1}`;
 }
 
-/** "replaced Bot 3" under a person who took over a bot's seat. */
+/** "replaced Bot 3" under a person who took over a bot's seat; "the host removed Ann" on the seat she was
+ * removed from (the others would only see the row empty). */
 function replacedTag(i) {
-  return ui.room?.seats?.[i]?.replaced
+  const s = ui.room?.seats?.[i];
+  if (s?.kind === "empty" && s.removed) {
+    return h("span", { class: "replaced", "data-testid": `removed-${i}`, text: t("removedByHost", { name: s.removed }) });
+  }
+  return s?.replaced
     ? h("span", { class: "replaced", "data-testid": `replaced-${i}`, text: t("replacedBot", { bot: botName(i) }) }) : null;
 }
 

@@ -136,11 +136,14 @@ def test_the_host_removes_a_person_from_the_lobby_who_is_told_so_and_may_join_ag
     seats_kept = "() => Object.keys(localStorage).filter(k => k.startsWith('guandan:seat:')).length"
     assert guest.evaluate(seats_kept) == 0  # the token opens nothing now: not tried on the next visit
     host.wait_for_function("() => globalThis.guandan.ui.room.seats[1].kind === 'empty'")
+    # the others are told why the row emptied
+    assert host.locator("[data-testid=removed-1]").inner_text() == "房主请陌生人离开了座位"
     assert_fits(guest)
     guest.goto(link)  # the code still lets them in
     guest.fill("[data-testid=join-form] [data-testid=nickname]", "陌生人")
     guest.click("[data-testid=join]")
     guest.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 1")
+    host.wait_for_selector("[data-testid=removed-1]", state="detached")
     for page in (host, guest):
         page.context.close()
 

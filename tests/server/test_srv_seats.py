@@ -237,12 +237,15 @@ async def test_the_host_removes_a_person_from_a_lobby_seat_who_may_join_again(se
     await asyncio.wait_for(other.reader, 10)
     assert other.ws.close_code == 4003 and other.version < version
     await guest.wait(lambda: guest.version >= version and guest.room["seats"][2]["kind"] == "empty")
+    assert guest.room["seats"][2]["removed"] == "P2"  # the others are told why the seat emptied
     back = await Client.open(server.url)
     with pytest.raises(ServerError) as exc:  # the old token opens nothing
         await back.request({"type": "resume", "code": code, "token": tokens[2]})
     assert exc.value.code == "bad_token"
     joined = await back.request({"type": "join", "code": code, "nickname": "P2"})  # the code lets them in
     assert joined["seat"] == 2
+    await guest.wait(lambda: guest.room["seats"][2]["kind"] == "human")
+    assert guest.room["seats"][2]["removed"] is None
     await host.request({"type": "start"})
     with pytest.raises(ServerError) as exc:
         await host.request({"type": "remove_player", "seat": 1})
