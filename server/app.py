@@ -58,6 +58,7 @@ log = logging.getLogger("guandan.server")
 #: how a seat's player went when its last connection closed (changes.seat_gone, changes.seat_left)
 SeatWent = Callable[[dict[str, Any], int, float], Change]
 MAX_MESSAGE = 500  # characters of an error's message (some quote what the client sent)
+SPECTATOR_NAMES = 20  # a presence names this many spectators at most (and counts them all)
 SILENT_BEATS = 1.5  # heartbeats a process may miss before a turn timer of its players waits (alive: a beat)
 
 
@@ -103,7 +104,7 @@ class Conn:
     version: int | None = None
     view: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] | None = None
-    presence: list[bool] | None = None
+    presence: tuple[list[bool], list[str]] | None = None  # the seats connected, the spectators, as sent
     seen: OrderedDict[Any, None] = field(default_factory=OrderedDict)
     logs: LogBudget = field(default_factory=LogBudget)  # lines its input may cause
     dropping: bool = False  # being closed (for not reading, or for flooding)
@@ -489,7 +490,11 @@ class GameServer:
                 if code not in self.ai_seats:
                     with contextlib.suppress(RedisError, OSError, RuntimeError):
                         await self.pubsub.unsubscribe(self.store.channel(code))
-        if seat is not None:
+        if seat is None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.store.unwatch(code, conn.id)
+                await self.store.publish(code, {"k": "presence"})
+        else:
             with contextlib.suppress(RedisError, OSError):
                 if await self.store.release_seat(code, seat, conn.id):
                     await self.store.publish(code, {"k": "presence"})
@@ -660,10 +665,13 @@ class GameServer:
         if not members:
             return
         connected = await self.store.presence(code)
+        watching = await self.store.watchers(code)
+        now = (connected, watching)
         for conn in members:
-            if conn.code == code and (conn.presence != connected or only is not None):
-                conn.presence = connected
-                await self.send(conn, P.Presence(connected=connected))
+            if conn.code == code and (conn.presence != now or only is not None):
+                conn.presence = now
+                await self.send(conn, P.Presence(connected=connected, spectators=len(watching),
+                                                 spectator_names=watching[:SPECTATOR_NAMES]))
 
     # ---- mutation -------------------------------------------------------------------------------
 
@@ -778,6 +786,7 @@ class GameServer:
         if msg.spectator:
             await self.store.load(code)
             await self.attach(conn, code, None)
+            await self.store.watch(code, conn.id, msg.nickname)  # the presence sent after the ack tells all
             log.info("spectator joined code=%s nickname=%s", code, clip(msg.nickname))
             return {"code": code, "seat": None}
         token = rooms.new_token()

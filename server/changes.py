@@ -136,6 +136,7 @@ def rematch(room: Room, seed: int, now: float) -> Change:
     room["settings"]["seed"] = seed
     live = room["live"]
     kept = {key: live[key] for key in ("gone", "away", "left") if key in live}
+    rooms.forget_leavers(room)
     done = _begin_match(room, [True] * 4, now, "new_match")
     room["live"].update(kept)
     return done

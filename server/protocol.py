@@ -312,6 +312,7 @@ class SeatInfo(_Msg):
     nickname: str | None = None
     replaced: str | None = None  # the bot whose seat this person took over
     removed: str | None = None  # on an empty lobby seat: the person the host removed from it
+    left: str | None = None  # on a bot's seat after a won match: the person who played it and left
 
 
 class RoomInfo(_Msg):
@@ -327,6 +328,8 @@ class RoomInfo(_Msg):
 class Presence(_Msg):
     type: Literal["presence"] = "presence"
     connected: list[bool]
+    spectators: int = 0  # how many watch the room
+    spectator_names: list[str] = Field(default_factory=list)  # the first SPECTATOR_NAMES of them
 
 
 class Said(_Msg):

@@ -5,7 +5,8 @@ A room is a plain dict (stored as msgpack, see store.py)::
     {"code", "status": "lobby"|"playing", "host": seat|None, "created": unix time, "locked": bool,
      "seats": [{"kind": "empty"|"human"|"bot"|"ai", "nickname": str|None, "token": sha256 hex|None,
                 "replaced": the nickname of the bot a person took the seat from (only then),
-                "removed": on an empty lobby seat, the person the host removed from it (only then)}] * 4,
+                "removed": on an empty lobby seat, the person the host removed from it (only then),
+                "left": after a won match, the person who played the seat and left it (only then)}] * 4,
      "settings": {"preset", "rules": Rules.to_dict(), "turn_timer", "return_timer", "grace",
                   "ai_timeout", "bot_delay", "bot", "seed", "fixed_seed", "fill_bots", "auto_next",
                   "counter"},
@@ -18,7 +19,7 @@ of the secret in its ``/game/<secret>`` URL.
 
 Our bots keep seats warm for people: a person joining takes an empty seat, else a bot's (in the lobby
 or mid-match, with the bot's hand and place), unless the host ``locked`` the table. Rooms stored before
-a key existed lack it: read ``locked``, ``replaced``, ``removed`` and ``fill_bots`` with ``.get``.
+a key existed lack it: read ``locked``, ``replaced``, ``removed``, ``left`` and ``fill_bots`` with ``.get``.
 
 Every function either changes the room and returns, or raises RoomError and leaves it untouched.
 """
@@ -175,6 +176,8 @@ def take_seat(room: dict[str, Any], nickname: str, seat: int | None, token_hash:
     seats[seat] = {"kind": "human", "nickname": nickname, "token": token_hash}
     if was["kind"] == "bot":
         seats[seat]["replaced"] = was["nickname"]
+    if was.get("left"):  # the won match's result names who played it, until the rematch
+        seats[seat]["left"] = was["left"]
     if room["host"] is None:
         room["host"] = seat
     return seat
@@ -311,7 +314,8 @@ def leave_finished_match(room: dict[str, Any], seat: int) -> None:
     if room["status"] != "playing" or (room.get("game") or {}).get("phase") != "match_over":
         raise RoomError("match_not_over", "the seat is given up on leaving only once the match is over",
                         {"action": "leave"})
-    room["seats"][seat] = bot_seat(seat)
+    # the won match's result still names who played the seat, and the others read that they left
+    room["seats"][seat] = {**bot_seat(seat), "left": room["seats"][seat]["nickname"]}
     live = room["live"]
     for key, cleared in (("gone", None), ("away", False), ("autoplay", None), ("ready", False)):
         live[key][seat] = cleared
@@ -395,6 +399,12 @@ def fill_with_bots(room: dict[str, Any]) -> list[int]:
     return empty
 
 
+def forget_leavers(room: dict[str, Any]) -> None:
+    """A new match begins: the seats of people who left the last one are plain bots' seats again."""
+    for seat in room["seats"]:
+        seat.pop("left", None)
+
+
 def bot_seats(room: dict[str, Any]) -> list[int]:
     return [i for i, s in enumerate(room["seats"]) if s["kind"] == "bot"]
 
@@ -417,7 +427,7 @@ def room_info(room: dict[str, Any]) -> dict[str, Any]:
         "host": room["host"],
         "locked": room.get("locked", False),
         "seats": [{"kind": s["kind"], "nickname": s["nickname"], "replaced": s.get("replaced"),
-                   "removed": s.get("removed")} for s in room["seats"]],
+                   "removed": s.get("removed"), "left": s.get("left")} for s in room["seats"]],
         "settings": {
             "preset": settings["preset"],
             "rules": settings["rules"],

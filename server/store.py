@@ -157,6 +157,9 @@ class Store:
     def conn_key(self, code: str) -> str:
         return f"{self.prefix}conn:{code}"
 
+    def watch_key(self, code: str) -> str:
+        return f"{self.prefix}watch:{code}"
+
     def channel(self, code: str) -> str:
         return f"{self.prefix}ch:{code}"
 
@@ -266,6 +269,26 @@ class Store:
     async def seat_conns(self, code: str) -> dict[int, str]:
         raw = await self.redis.hgetall(self.conn_key(code))
         return {int(k): v.decode() for k, v in raw.items()}
+
+    async def watch(self, code: str, conn_id: str, nickname: str) -> None:
+        """A spectator's connection watches the room (the players are told who watches)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(self.watch_key(code), conn_id, nickname)
+        pipe.pexpire(self.watch_key(code), self.ttl_ms)
+        await pipe.execute()
+
+    async def unwatch(self, code: str, conn_id: str) -> None:
+        await self.redis.hdel(self.watch_key(code), conn_id)
+
+    async def watchers(self, code: str) -> list[str]:
+        """The nicknames of the room's spectators on live server processes (a dead process's are
+        forgotten here), in a stable order."""
+        raw = {k.decode(): v.decode() for k, v in (await self.redis.hgetall(self.watch_key(code))).items()}
+        alive = await self.alive_procs({c.split(":", 1)[0] for c in raw})
+        dead = [c for c in raw if c.split(":", 1)[0] not in alive]
+        if dead:
+            await self.redis.hdel(self.watch_key(code), *dead)
+        return sorted((name for c, name in raw.items() if c not in dead), key=str.casefold)
 
     async def heartbeat(self, proc_id: str, ttl: float) -> None:
         pipe = self.redis.pipeline(transaction=False)

@@ -3,10 +3,11 @@
 // bubble on the next (320x568 upright, 568x320 sideways, a long trick on the table): this tries the places
 // around the box and takes the first that hides nothing, else the one that hides least.
 
-/** What a bubble must never hide: the trick, whose turn it is, names, counts, the hand and its buttons. */
+/** What a bubble must never hide: the trick, whose turn it is, names, counts, the hand and its buttons, and
+ * what the table says to the player (a refusal: "too fast" came under one's own bubble at 320x568). */
 const MUST_SEE = [
   "[data-testid=top-cards]", "[data-testid=top-label]", ".turn-line", ".seat-box .who", ".seat-box .meta",
-  "[data-testid=hand] .card", ".actions button", ".levels", ".counter", ".topbar",
+  "[data-testid=hand] .card", ".actions button", ".levels", ".counter", ".topbar", ".table > .message:not(:empty)",
 ].join(", ");
 /** Better left in sight (a seat's last play, a box's felt): hidden only where nothing else will do. */
 const BETTER_SEEN = ".seat-box .last-play, .seat-box";
@@ -16,7 +17,8 @@ const GAP = 4;
 
 /** Place every bubble in `root` (after each render and on a resize: the layout they avoid changed). */
 export function placeBubbles(root) {
-  const bubbles = [...root.querySelectorAll(".said")];
+  // the others' first: one's own phrase is only an echo of what one said, and takes what is left
+  const bubbles = [...root.querySelectorAll(".said")].sort((a, b) => isOwn(a) - isOwn(b));
   if (!bubbles.length) return;
   const must = rects(root, MUST_SEE);
   const better = rects(root, BETTER_SEEN);
@@ -26,11 +28,20 @@ export function placeBubbles(root) {
     if (!box) continue;
     const frame = box.getBoundingClientRect();
     const place = bestPlace(bubble, frame, box.className, { must, better, screen });
+    // one's own echo never hides what the table says (a refusal: "too fast" came under it at 320x568)
+    const rect = { left: place.x, top: place.y, right: place.x + place.w, bottom: place.y + place.h };
+    const hidden = isOwn(bubble) && must.some((k) => overlap(rect, k) > 0);
+    bubble.style.visibility = hidden ? "hidden" : "";
+    if (hidden) continue;
     bubble.style.maxWidth = `${place.width}px`;
     bubble.style.left = `${place.x - frame.left - box.clientLeft}px`;
     bubble.style.top = `${place.y - frame.top - box.clientTop}px`;
-    must.push({ left: place.x, top: place.y, right: place.x + place.w, bottom: place.y + place.h });
+    must.push(rect);
   }
+}
+
+function isOwn(bubble) {
+  return Boolean(bubble.offsetParent?.classList.contains("me"));
 }
 
 /** Place them again whenever the window changes size (after the hand is fitted: its listener came first). */
@@ -73,8 +84,9 @@ function spots(seat, w, h, seatClass) {
   const inside = seat.bottom - GAP - h;
   const around = (x) => beside.map((y) => [x, y]);
   if (seatClass.includes("bottom")) {
+    // last, over its own last play (at 320x568 the felt around one's box holds the turn line and the message)
     return [[center, above], [start, above], [end, above], ...around(rightOf), ...around(leftOf),
-      [center, seat.bottom + GAP], [start, below], [end, below]];
+      [center, seat.bottom + GAP], [start, below], [end, below], [end - GAP, seat.top + (seat.height - h) / 2]];
   }
   if (seatClass.includes("top")) {
     return [[start, below], [end, below], [center, below], ...around(rightOf), ...around(leftOf),

@@ -13,12 +13,30 @@ export function fitHand(hand) {
   if (rows(hand.querySelectorAll(".card")) >= byGroup) hand.classList.remove("flow");
 }
 
-/** Fit the hand again whenever the window changes size (a phone turned sideways, say). */
+/** Fit the hand and the actions again whenever the window changes size (a phone turned sideways, say). */
 export function keepHandFitted() {
-  window.addEventListener("resize", () => fitHand(document.querySelector("[data-testid=hand]")));
+  window.addEventListener("resize", () => {
+    fitHand(document.querySelector("[data-testid=hand]"));
+    pinActions(document.querySelector(".table > .actions"));
+  });
 }
 
 // offsetTop, not the bounding box: a selected card is lifted by a transform but stays in its row
 function rows(elements) {
   return new Set([...elements].map((e) => e.offsetTop)).size;
+}
+
+/**
+ * Keep Play, Pass, Suggest and Sort on the screen. On a small phone a refusal, a suggestion's line or the
+ * card counter made the table taller than the screen and pushed them below it, with the turn timer
+ * running. The action bar sticks to the screen's bottom (CSS); this lets the rows under its first one
+ * (auto-play, history, sound) hang below the screen instead of covering more of the hand.
+ */
+export function pinActions(actions) {
+  if (!actions) return;
+  const first = actions.querySelector(".row");
+  const tail = first ? Math.max(0, Math.round(actions.getBoundingClientRect().bottom - first.getBoundingClientRect().bottom)) : 0;
+  actions.style.setProperty("--actions-tail", `${tail}px`);
+  // a backing under the buttons only where they may stand over the hand
+  actions.classList.toggle("pinned", document.documentElement.scrollHeight > window.innerHeight);
 }

@@ -55,8 +55,9 @@ export const TEXT = {
     lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
     tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", removedByHost: "房主请{name}离开了座位", emptyBotAtStart: "空位 · 开始时补机器人",
     bigJoker: "大王", smallJoker: "小王", listSep: "、",
+    watchingNames: "观战：{names}", watchingCount: "{n} 人观战", andMore: "等 {n} 人", nowWatching: "{name} 正在观战",
     waitReady: "等待 {names} 准备", waitRematch: "等待 {names} 同意再来一场", readyDone: "已准备",
-    othersReady: "其他人都准备好了，就等你", othersRematch: "其他人都同意再来一场，就等你",
+    othersReady: "其他人都准备好了，就等你", othersRematch: "其他人都同意再来一场，就等你", leftMatch: "{name} 已离开牌桌，再来一场时这个座位由 {now} 来坐",
     rematch: "再来一场", rematchAsked: "已申请再来一场", counter: "记牌器", counterOption: "记牌器（显示外面还剩几张）",
     autoNext: "计时结束自动开下一局",
     kinds: {
@@ -137,9 +138,11 @@ export const TEXT = {
     tableLocked: "The host locked the table: bots keep their seats",
     tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", removedByHost: "the host removed {name}", emptyBotAtStart: "empty · a bot at the start",
     bigJoker: "BIG", smallJoker: "SMALL", listSep: ", ",
+    watchingNames: "Watching: {names}", watchingCount: "{n} watching", andMore: "and {n} more", nowWatching: "{name} is watching",
     waitReady: "Waiting for {names} to be ready", waitRematch: "Waiting for {names} to agree to a rematch",
     othersReady: "Everyone else is ready: the table waits for you",
     othersRematch: "Everyone else wants a rematch: the table waits for you",
+    leftMatch: "{name} left the table: {now} takes the seat for a rematch",
     readyDone: "Ready", rematch: "Rematch", rematchAsked: "Rematch asked", counter: "Cards out",
     counterOption: "Card counter (how many of each rank are still out)", autoNext: "Next deal starts when the timer runs out",
     kinds: {

@@ -12,7 +12,8 @@ import { readyControls } from "./ready.js";
 import { refusalText } from "./refusals.js";
 import { matchRecord, matchTitle, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
-import { fitHand, keepHandFitted } from "./hand-fit.js";
+import { fitHand, keepHandFitted, pinActions } from "./hand-fit.js";
+import { lobbyWatchers, newSpectators, tableWatchers } from "./spectators.js";
 import { keepBubblesPlaced, placeBubbles } from "./bubble-place.js";
 import { groupSelected, isOneGroup, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
@@ -106,7 +107,9 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     render();
   },
   onPresence(p) {
+    const came = newSpectators(ui.presence, p);
     ui.presence = p;
+    if (came.length) flash(t("nowWatching", { name: came.join(t("listSep")) }));
     render();
   },
   onSaid(msg) {
@@ -428,7 +431,8 @@ function roomLobby() {
       h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
       room.seats.some((s) => canSit(s, me)) ? h("p", { class: "hint", "data-testid": "sit-hint", text: t("sitHint") }) : null,
-      settingsLine(settings)),
+      settingsLine(settings),
+      lobbyWatchers(ui.presence)),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
       : h("p", { class: "waiting", text: t("waiting") }));
 }
@@ -773,7 +777,18 @@ function centerBox(view) {
 
 // The server explains every result in both languages (the rules live there, not here).
 function resultReason(r) {
-  return nameSeats(serverText(r.reason, r.reason_zh), seatName);
+  return nameSeats(serverText(r.reason, r.reason_zh), playedBy);
+}
+
+/** Who played seat `i` in the result on screen: one who left a won match is still named there. */
+function playedBy(i) {
+  return ui.room?.seats?.[i]?.left || seatName(i);
+}
+
+/** The seats whose players left the won match (and did not come back to them), for the result's foot. */
+function leavers() {
+  return (ui.room?.seats || []).map((s, seat) => ({ seat, name: s.left, back: s.kind === "human" && s.nickname === s.left }))
+    .filter((x) => x.name && !x.back);
 }
 
 function resultPanel(view) {
@@ -792,7 +807,7 @@ function resultPanel(view) {
       h("h2", { id: "result-title", "data-testid": over ? "match-won" : "result-title", text: title }),
       h("ol", { class: "places" }, r.places.map((s, i) => h("li", { class: `t${teamOf(s)} ${s === me ? "me" : ""}` },
         h("span", { class: `badge place p${i}`, text: t("places")[i] }),
-        h("span", { class: "grow", text: seatName(s) }),
+        h("span", { class: "grow", text: playedBy(s) }),
         h("span", { class: `team-chip t${teamOf(s)}`, text: teamName(teamOf(s), me) })))),
       h("p", { class: "upgrade", "data-testid": "result-upgrade" }, resultHeadline(r, me, { teamName, rankText })),
       h("p", { class: "levels-line" }, `${t("levelsAfter")}${t("colon")}`,
@@ -804,7 +819,7 @@ function resultPanel(view) {
       leftoverBlock(view),
       h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),
       // kept in sight at the panel's foot while the rest scrolls (a phone shows only part of the result)
-      h("div", { class: "result-foot" }, readyControls(view, { seatName, act, leave, autoOn: autoOn(view), stopAuto: () => setAuto(false) }))));
+      h("div", { class: "result-foot" }, readyControls(view, { seatName, act, leave, autoOn: autoOn(view), stopAuto: () => setAuto(false), leavers: leavers() }))));
 }
 
 /** Auto-play as the switch shows it: the player's pending choice, else the server's. */
@@ -891,7 +906,7 @@ function actionBar(view) {
 
 /** The deal's history and the sound switch, next to auto-play (a spectator's only controls). */
 function storyControls() {
-  return [historyButton(), muteButton(sounds, render)];
+  return [historyButton(), muteButton(sounds, render), tableWatchers(ui.presence)];
 }
 
 function tableScreen(view) {
@@ -982,6 +997,7 @@ function render() {
   ui.screen = place;
   if (newScreen) focusNewScreen(root, place);
   fitHand(root.querySelector("[data-testid=hand]"));
+  pinActions(root.querySelector(".table > .actions"));
   pinHistory(root);
   focusChat(root);
   placeBubbles(root);
@@ -1208,7 +1224,8 @@ window.addEventListener("offline", () => conn.dropped());
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") conn.reconnectNow();
 });
-storyHelpers({ cardEl, seatName, render, countdown, tributeRecord: (view) => tributeRecord(view, { seatName, cardEl }) });
+// the story is of the match on screen: after a won match it names who played a seat, also one who left
+storyHelpers({ cardEl, seatName: playedBy, render, countdown, tributeRecord: (view) => tributeRecord(view, { seatName: playedBy, cardEl }) });
 chatHelpers({ render, say: (phrase) => act({ type: "say", phrase }) });
 document.addEventListener("pointerdown", () => sounds.muted || sounds.unlock()); // audio starts after a gesture
 conn.connect();

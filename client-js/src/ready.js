@@ -13,8 +13,9 @@ export function waitingFor(view) {
 /**
  * The buttons and the waiting line under a deal's (or the match's) result. A player on auto-play is
  * counted ready by the server and the result covers the switch: they are told, and may stop it here.
+ * `leavers`: the seats whose players left the won match ({ seat, name }), each told with who sits there now.
  */
-export function readyControls(view, { seatName, act, leave, autoOn = false, stopAuto = () => {} }) {
+export function readyControls(view, { seatName, act, leave, autoOn = false, stopAuto = () => {}, leavers = [] }) {
   const me = view.seat;
   const seated = me !== null && me !== undefined;
   const over = view.phase === "match_over";
@@ -26,7 +27,10 @@ export function readyControls(view, { seatName, act, leave, autoOn = false, stop
     ? t(over ? "waitRematch" : "waitReady", { names: others.map(seatName).join(t("listSep")) })
     : t(over ? "othersRematch" : "othersReady");
   const line = waiting.length ? h("p", { class: "hint ready-line", "data-testid": "ready-waiting", text }) : null;
-  if (!seated) return [line || h("p", { class: "hint", text: t(over ? "matchOver" : "waitNext") })];
+  // someone left the won match: "everyone else wants a rematch" counted the bot in their seat
+  const gone = over ? leavers.map(({ seat, name }) => h("p", { class: "hint", "data-testid": `left-match-${seat}`,
+    text: t("leftMatch", { name, now: seatName(seat) }) })) : [];
+  if (!seated) return [...gone, line || h("p", { class: "hint", text: t(over ? "matchOver" : "waitNext") })];
   const main = over
     ? h("button", { class: "primary", "data-testid": "rematch", disabled: pressed, onclick: () => act({ type: "new_match" }) },
       pressed ? t("rematchAsked") : t("rematch"))
@@ -36,6 +40,6 @@ export function readyControls(view, { seatName, act, leave, autoOn = false, stop
     ? h("p", { class: "hint auto-line", "data-testid": "result-auto" }, t("autoStillOn"), " ",
       h("button", { class: "small", "data-testid": "result-auto-stop", onclick: stopAuto }, t("autoStop")))
     : null;
-  return [auto, line, h("div", { class: "row center" }, main,
+  return [auto, ...gone, line, h("div", { class: "row center" }, main,
     over ? h("button", { "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby")) : null)];
 }

@@ -118,7 +118,7 @@ export function summaryPanel(view) {
     h("div", { class: "panel result story-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title",
       "data-testid": "in-your-name" },
       h("h2", { id: "summary-title", text: t("inYourName") }),
-      h("p", { text: t("inYourNameLine", { n: box.n }) }),
+      h("p", { text: t(box.n === 1 ? "inYourNameLineOne" : "inYourNameLine", { n: box.n }) }),
       h("ol", { class: "moves" }, box.moves.map((m, i) => h("li", { class: `move ${m.type}`, "data-testid": "summary-move",
         "data-type": m.type, "data-by": m.by, "data-deal": m.deal, "data-cards": (m.cards || [m.card]).join(",") },
         // the deal named where it begins ("Deal 1" on every row read as a list of deals)
@@ -127,7 +127,7 @@ export function summaryPanel(view) {
           ? t("returned", { card: cardWord(m.card), name: draw.seatName(m.to) }) : playLabel(m) }),
         moveMark(m, true),
         m.type === "play" ? playedCards(m, view.level) : null))),
-      box.n > box.moves.length ? h("p", { class: "hint", text: t("earlier", { n: box.n - box.moves.length }) }) : null,
+      box.n > box.moves.length ? h("p", { class: "hint", text: t(box.n - box.moves.length === 1 ? "earlierOne" : "earlier", { n: box.n - box.moves.length }) }) : null,
       h("div", { class: "result-foot" },
         // the table under it may be waiting for this player, on a clock: said here
         yourTurn(view) ? h("p", { class: "turn-line mine", "data-testid": "summary-your-turn" },

@@ -143,6 +143,10 @@ def test_two_players_join_by_code_and_each_sees_only_their_own_hand(browser, liv
     assert view_of(watcher)["hand"] is None
     assert watcher.locator("[data-testid=hand]").count() == 0
     assert "Host" in watcher.locator("[data-testid=table-seat-0]").inner_text()
+    # the players are told someone watches, and who (nothing showed a spectator there)
+    host.wait_for_selector("[data-testid=watchers]", timeout=10_000)
+    assert host.locator("[data-testid=watchers]").inner_text() in ("1 人观战", "1 watching")
+    assert host.locator("[data-testid=watchers]").get_attribute("title") == "Eve"
     # a reload watches again (it opened the join page, whose big Join would take a bot's seat mid-match)
     watcher.reload()
     watcher.wait_for_selector("[data-testid=spectator]", timeout=10_000)
@@ -150,6 +154,7 @@ def test_two_players_join_by_code_and_each_sees_only_their_own_hand(browser, liv
     # and Leave is the end of it: the link opens the join page again
     watcher.click("[data-testid=leave]")
     watcher.wait_for_selector("[data-testid=join-form]")
+    host.wait_for_selector("[data-testid=watchers]", state="detached")  # nobody watches now
     watcher.goto(f"{live_server}/?room={code}")
     watcher.wait_for_selector("[data-testid=join-form]")
     watcher.wait_for_timeout(500)

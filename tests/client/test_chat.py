@@ -68,6 +68,11 @@ def test_bubbles_leave_the_trick_the_turn_line_and_the_counts_in_sight(browser, 
     (one phrase every 2 s, 4 s each: a player could keep them covered)."""
     ctx, page = phone_at_its_turn(browser, live_server, size, "en", seed=1)
     play_on_to_the_next_turn(page)
+    cards = page.locator("[data-testid=hand] .card")
+    for i in (0, 8, 15):  # a refusal on screen too: one's own bubble stood over "too fast" at 320x568
+        cards.nth(i).click(position={"x": 4, "y": 12})
+    page.click("[data-testid=play]")
+    page.wait_for_selector("[data-testid=message].error")
     for seat, phrase in ((0, 0), (1, 4), (2, 3), (3, 9)):  # the longest phrases, all at once
         page.evaluate("([seat, phrase]) => globalThis.guandan.conn.handlers.onSaid("
                       "{type: 'said', seat, phrase})", [seat, phrase])
@@ -76,12 +81,15 @@ def test_bubbles_leave_the_trick_the_turn_line_and_the_counts_in_sight(browser, 
         const keep = [...boxes('[data-testid=top-cards]'), ...boxes('[data-testid=top-label]'),
                       ...boxes('[data-testid=your-turn]'), ...boxes('[data-testid^=count-]'),
                       ...boxes('[data-testid=play]'), ...boxes('.seat-box .who'),
-                      ...boxes('[data-testid=hand] .card'), ...boxes('[data-testid=counter]')];
+                      ...boxes('[data-testid=hand] .card'), ...boxes('[data-testid=counter]'),
+                      ...boxes('[data-testid=message]')];
         const out = [];
-        for (const b of document.querySelectorAll('.said')) {
+        // one's own echo stands aside (hidden) where it would hide what the table says
+        const shown = [...document.querySelectorAll('.said')]
+            .filter(b => getComputedStyle(b).visibility !== 'hidden');
+        for (const b of shown) {
             const r = b.getBoundingClientRect();
-            const others = [...document.querySelectorAll('.said')].filter(o => o !== b)
-                .map(o => [o.dataset.testid, o.getBoundingClientRect()]);
+            const others = shown.filter(o => o !== b).map(o => [o.dataset.testid, o.getBoundingClientRect()]);
             if (r.left < 0 || r.right > innerWidth || r.top < 0) out.push([b.dataset.testid, 'off screen']);
             for (const [sel, k] of [...keep, ...others]) {
                 const overlap = r.left < k.right && k.left < r.right && r.top < k.bottom && k.top < r.bottom;
@@ -91,4 +99,31 @@ def test_bubbles_leave_the_trick_the_turn_line_and_the_counts_in_sight(browser, 
         return out; }""")
     assert page.locator(".said").count() == 4
     assert covered == [], covered
+    hidden = page.evaluate("() => [...document.querySelectorAll('.said')].filter("
+                           "b => getComputedStyle(b).visibility === 'hidden').map(b => b.dataset.testid)")
+    assert hidden in ([], ["said-0"]), hidden  # only one's own, and only where there is no room
+    if size[0] >= 390:
+        assert hidden == [], size
+    ctx.close()
+
+
+def test_one_s_own_phrase_never_hides_the_refusal_of_the_next(browser, live_server):
+    """At 320x568 a second phrase said at once was refused ("too fast") under one's own first bubble: the
+    refusal could not be read (an audit's finding)."""
+    ctx, page = phone_at_its_turn(browser, live_server, (320, 568), "zh", seed=1)
+    play_on_to_the_next_turn(page)  # a trick on the table, the turn line over one's box
+    page.click("[data-testid=chat-open]")
+    page.click("[data-testid=phrase-0]")  # the longest
+    page.wait_for_selector("[data-testid=said-0]")
+    page.click("[data-testid=chat-open]")
+    page.click("[data-testid=phrase-3]")
+    page.wait_for_function("() => document.querySelector('[data-testid=message]')?.dataset.code"
+                           " === 'rate_limited'")
+    hides = page.evaluate("""() => {
+        const b = document.querySelector('[data-testid=said-0]');
+        if (!b || getComputedStyle(b).visibility === 'hidden') return false;
+        const r = b.getBoundingClientRect();
+        const m = document.querySelector('[data-testid=message]').getBoundingClientRect();
+        return r.left < m.right && m.left < r.right && r.top < m.bottom && m.top < r.bottom; }""")
+    assert hides is False
     ctx.close()

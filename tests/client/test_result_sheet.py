@@ -85,12 +85,18 @@ def test_back_to_lobby_after_a_won_match_gives_the_seat_up_and_the_player_may_si
     # the table sees a bot in the seat, not a player who left
     bo.wait_for_function("() => globalThis.guandan.ui.room.seats[0].kind === 'bot'")
     assert bo.evaluate("() => globalThis.guandan.ui.state.view.auto[0]") is None
+    # the match's result still names Ann, and Bo reads that she left (a bot in her seat "wanted a rematch")
+    places = bo.locator("[data-testid=deal-result] .places").inner_text()
+    assert "Ann" in places and "Bot 1" not in places
+    told = bo.locator("[data-testid=left-match-0]").inner_text()
+    assert told == "Ann left the table: Bot 1 takes the seat for a rematch"
     # Ann comes back by the code, under her own name, and both start the rematch
     ann.fill("[data-testid=join-form] [data-testid=nickname]", "Ann")
     ann.fill("[data-testid=join-code]", code)
     ann.click("[data-testid=join]")
     ann.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'match_over'")
     assert ann.evaluate("() => globalThis.guandan.ui.state.view.seat") == 0
+    bo.wait_for_selector("[data-testid=left-match-0]", state="detached")  # she is back in her seat
     for page in pages:
         page.click("[data-testid=rematch]")
     for page in pages:

@@ -405,6 +405,28 @@ def whole_table_on_the_screen(page, height: int) -> None:
     assert page.evaluate("() => document.documentElement.scrollHeight") <= height, page.evaluate(LAYOUT)
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refusal_on_the_smallest_phone_leaves_play_on_the_screen(browser, live_server, lang):
+    """At 320x568 with the card counter, a refusal's two lines made the table taller than the screen and
+    pushed Play, Pass and Suggest below it, with the turn timer running (an audit's finding). The first
+    row of actions stays on the screen; the rows under it may hang below."""
+    ctx, page = phone_at_its_turn(browser, live_server, (320, 568), lang, seed=1)
+    play_on_to_the_next_turn(page)
+    cards = page.locator("[data-testid=hand] .card")
+    for i in (0, 8, 15):  # three ranks, wild cards and jokers at the far end: no play at all
+        cards.nth(i).click(position={"x": 4, "y": 12})  # its visible edge: the next card overlaps it
+    page.click("[data-testid=play]")
+    page.wait_for_selector("[data-testid=message].error")
+    taller = page.evaluate("() => document.documentElement.scrollHeight")
+    assert taller > 568  # the case this is about: the page is taller than the screen
+    for name in ("play", "pass", "suggest", "sort", "message"):
+        inside(page, f"[data-testid={name}]")
+    page.set_viewport_size({"width": 320, "height": 540})  # a browser's own bar took more: still there
+    page.wait_for_timeout(100)
+    inside(page, "[data-testid=play]")
+    ctx.close()
+
+
 HAND_ROWS = r"""flow => {  // how many rows the hand takes, card by card (flow) or by rank groups
   const hand = document.querySelector('[data-testid=hand]');
   hand.classList.toggle('flow', flow);

@@ -133,19 +133,24 @@ async def test_a_player_who_leaves_a_won_match_gives_the_seat_up(server, aredis)
     await clients[0].request({"type": "leave"})  # the host leaves: P1 asked for a rematch already
     await clients[1].wait(lambda: clients[1].room["seats"][0]["kind"] == "bot")
     _v, room = await store.load(code)
-    assert room["host"] == 1 and room["seats"][0] == {"kind": "bot", "nickname": "Bot 1", "token": None}
+    # the result still names who played the seat, and the others read that they left
+    assert room["host"] == 1 and room["seats"][0] == {"kind": "bot", "nickname": "Bot 1", "token": None,
+                                                      "left": "P0"}
+    assert clients[1].room["seats"][0]["left"] == "P0"
     assert room["live"]["gone"][0] is None and not room["live"]["away"][0]
     assert clients[1].view["ready"] == [True, True, False, True]  # a bot is always ready
     assert clients[1].view["auto"][0] is None  # not "left": nobody is away
     back = await Client.open(server.url)  # the same person, a new page: the name is free again
     joined = await back.request({"type": "join", "code": code, "nickname": "P0"})
     assert joined["seat"] == 0
+    assert (await store.load(code))[1]["seats"][0]["left"] == "P0"  # until the rematch
     await clients[2].request({"type": "new_match"})
     await back.request({"type": "new_match"})
     for c in (back, clients[1], clients[2]):
         await c.wait(lambda c=c: c.view["phase"] == "play" and c.view["deal"] == 1)
     _v, room = await store.load(code)
     assert [s["kind"] for s in room["seats"]] == ["human", "human", "human", "bot"] and room["host"] == 1
+    assert all("left" not in s for s in room["seats"]) and clients[1].room["seats"][0]["left"] is None
     # mid-match, leaving keeps the seat (its player may resume it): only a won match gives it up
     await clients[2].request({"type": "leave"})
     await clients[1].wait(lambda: clients[1].view["auto"][2] == "left")

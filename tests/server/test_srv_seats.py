@@ -466,3 +466,27 @@ async def test_a_client_that_sees_a_gap_resyncs(server, aredis) -> None:
     assert watcher.view == view_for(room, load_game(room), 3)
     for c in clients:
         await c.close()
+
+
+async def test_the_players_are_told_who_watches(server) -> None:
+    """Anyone with the code may watch (a locked table too), and nothing told the players: their presence
+    now counts the spectators and names them, as they come and go."""
+    code, clients, _ = await seated_room(server.url, humans=2, start=False)
+    host = clients[0]
+
+    def watching(c: Client) -> tuple[int, list[str]] | None:
+        last = [m for m in c.messages if m["type"] == "presence"]
+        return (last[-1]["spectators"], last[-1]["spectator_names"]) if last else None
+
+    assert watching(host) == (0, [])
+    dee, abe = await Client.open(server.url), await Client.open(server.url)
+    await dee.request({"type": "join", "code": code, "nickname": "Dee", "spectator": True})
+    await host.wait(lambda: watching(host) == (1, ["Dee"]))
+    await abe.request({"type": "join", "code": code, "nickname": "abe", "spectator": True})
+    await host.wait(lambda: watching(host) == (2, ["abe", "Dee"]))  # in alphabetical order
+    await dee.wait(lambda: watching(dee) == (2, ["abe", "Dee"]))  # the spectators see it too
+    await dee.close()
+    await host.wait(lambda: watching(host) == (1, ["abe"]))
+    await clients[1].wait(lambda: watching(clients[1]) == (1, ["abe"]))
+    for c in (*clients, abe):
+        await c.close()

@@ -1,0 +1,28 @@
+// Who watches the table. Anyone with the code may watch (the lock keeps newcomers to watching), and the
+// players were never told: nothing on their screens showed a spectator there. The server's presence
+// carries the spectators (a count and their names); here they are told when one comes, and see them.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The names that watch in `after` and did not in `before` (presence messages; none on the first one). */
+export function newSpectators(before, after) {
+  if (!before) return [];
+  const was = new Set(before.spectator_names || []);
+  return (after.spectator_names || []).filter((name) => !was.has(name));
+}
+
+/** "Watching: Dee, Eve" under the lobby's seats, or nothing. */
+export function lobbyWatchers(presence) {
+  const names = presence?.spectator_names || [];
+  if (!presence?.spectators) return null;
+  const more = presence.spectators - names.length;
+  const list = names.join(t("listSep")) + (more > 0 ? ` ${t("andMore", { n: more })}` : "");
+  return h("p", { class: "hint", "data-testid": "watchers", text: t("watchingNames", { names: list }) });
+}
+
+/** "2 watching" beside the table's history and sound buttons (the names in its title), or nothing. */
+export function tableWatchers(presence) {
+  if (!presence?.spectators) return null;
+  return h("span", { class: "watching", "data-testid": "watchers", title: (presence.spectator_names || []).join(t("listSep")),
+    text: t("watchingCount", { n: presence.spectators }) });
+}
