@@ -15,7 +15,8 @@ Phases: "return", "play", "deal_over", "match_over".
 
 ``view(seat)`` keys: seat, phase, deal, level, levels, level_team, a_failures, hand, counts, turn,
 leader, top, trick, finished, played, tribute, return_choices, pending, last_result, match_winner,
-rules. ``view(None)`` is a spectator's view (hand None). A view never holds another seat's unplayed
+rules; and in a match scored in points (``Rules.match_deals``), points: the two teams' score.
+``view(None)`` is a spectator's view (hand None). A view never holds another seat's unplayed
 cards; tribute and return cards are public, as at a real table.
 
 Events (plain dicts, never hidden cards): deal_started, tribute, refusal, return, play, pass,
@@ -33,6 +34,7 @@ from .levels import Settlement, empty_streaks, partner_of, settle_deal
 from .moves import legal_plays
 from .plays import Play, beats, classify
 from .rules import Rules, resolve_rules
+from .scoring import score_deal
 from .tribute import return_choices, tribute_plan
 
 SEATS = (0, 1, 2, 3)
@@ -131,6 +133,7 @@ class Game:
         self.level_team = 0
         self.level = 2
         self.a_failures = [0, 0]
+        self.points: list[int] | None = None  # a match scored in points (scoring.py): the score
         self.streaks = empty_streaks()
         self.phase = "play"
         self.hands: list[list[int]] = [[], [], [], []]
@@ -279,6 +282,7 @@ class Game:
             "last_result": _copy(self.last_result),
             "match_winner": self.match_winner,
             "rules": dict(self._rules_dict),
+            **({} if self.rules.match_deals is None else {"points": self._points()}),
         }
 
     # ------------------------------------------------------------------ actions
@@ -564,8 +568,13 @@ class Game:
                 rest.append(s)
         places = self.finished + rest
         before = list(self.levels)
-        st: Settlement = settle_deal(self.levels, places, self.level_team, self.rules, self.a_failures,
-                                     self.streaks)
+        points_before = self._points()
+        if points_before is not None:
+            st: Settlement = score_deal(points_before, places, self.deal, self.rules, self.levels,
+                                        self.a_failures)
+            self.points = list(st.points)
+        else:
+            st = settle_deal(self.levels, places, self.level_team, self.rules, self.a_failures, self.streaks)
         self.levels = list(st.levels)
         self.a_failures = list(st.a_failures)
         self.streaks = st.streaks
@@ -584,6 +593,8 @@ class Game:
             "a_failures": list(self.a_failures),
             "adjustments": list(st.adjustments),
         }
+        if points_before is not None:  # a match scored in points
+            result.update(points_before=points_before, points=list(self.points))
         self.last_result = result
         self.results.append(result)
         self.prev_places = list(places)
@@ -591,9 +602,12 @@ class Game:
         self._emit(events, {"type": "deal_over", **_copy(result)})
         if st.match_won:
             self.phase = "match_over"
-            self.match_winner = st.winner_team
-            self._emit(events, {"type": "match_over", "winner": st.winner_team, "winner_team": st.winner_team,
-                                "deal": self.deal, "levels": list(self.levels)})
+            self.match_winner = st.match_winner
+            over = {"type": "match_over", "winner": st.match_winner, "winner_team": st.match_winner,
+                    "deal": self.deal, "levels": list(self.levels)}
+            if points_before is not None:
+                over["points"] = list(self.points)
+            self._emit(events, over)
         else:
             self.phase = "deal_over"
 
@@ -613,6 +627,7 @@ class Game:
             "level_team": self.level_team,
             "level": self.level,
             "a_failures": list(self.a_failures),
+            **({} if self.points is None else {"points": list(self.points)}),
             "streaks": _copy(self.streaks),
             "phase": self.phase,
             "hands": [list(h) for h in self.hands],
@@ -647,6 +662,7 @@ class Game:
         g.level_team = d["level_team"]
         g.level = d["level"]
         g.a_failures = list(d["a_failures"])
+        g.points = None if d.get("points") is None else list(d["points"])  # states saved before it had none
         g.streaks = _copy(d["streaks"])
         g.phase = d["phase"]
         key = sort_key(g.level)
@@ -671,6 +687,12 @@ class Game:
         g.events = list(d["events"])
         g._actions = list(d["actions"])
         return g
+
+    def _points(self) -> list[int] | None:
+        """The score of a match scored in points ([0, 0] before its first deal is settled), else None."""
+        if self.rules.match_deals is None:
+            return None
+        return [0, 0] if self.points is None else list(self.points)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -58,9 +58,12 @@ class Settlement(_Settlement):
     streaks: dict[str, list[int]]
     a_attempt: int | None
     fell_back: list[bool]
+    points: list[int] | None
+    match_winner: int | None
 
     def __new__(cls, levels, winner_team, upgrade, match_won, a_failures, *, reason="", reason_zh="",
-                adjustments=None, streaks=None, a_attempt=None, fell_back=None):
+                adjustments=None, streaks=None, a_attempt=None, fell_back=None, points=None,
+                match_winner=None):
         self = super().__new__(cls, levels, winner_team, upgrade, match_won, a_failures)
         self.reason = reason
         self.reason_zh = reason_zh
@@ -68,6 +71,10 @@ class Settlement(_Settlement):
         self.streaks = streaks if streaks is not None else empty_streaks()
         self.a_attempt = a_attempt
         self.fell_back = fell_back if fell_back is not None else [False, False]
+        #: a match scored in points (scoring.py): the score after the deal; None in a match of levels
+        self.points = points
+        #: the team that won the match (in a match of levels, the deal's winner; scored, the team ahead)
+        self.match_winner = match_winner if match_winner is not None else (winner_team if match_won else None)
         return self
 
     def __getitem__(self, key):  # type: ignore[override]
@@ -90,6 +97,8 @@ class Settlement(_Settlement):
             "reason_zh": self.reason_zh,
             "adjustments": list(self.adjustments),
             "fell_back": list(self.fell_back),
+            "points": None if self.points is None else list(self.points),
+            "match_winner": self.match_winner,
         }
 
 

@@ -39,6 +39,12 @@ class Rules:
     club_return: bool = False
     #: passing A needs 1st+2nd in a deal played at the team's own A (the 2020 AI platform)
     a_pass_needs_double: bool = False
+    # Seed 004's fixed-length match, scored in points instead of levels (engine/scoring.py).
+    #: a match of this many deals, every one at level 2: 1st+2nd scores 3, 1st+3rd 2, 1st+4th 1; after
+    #: the last, the team ahead wins (tied: one more deal at a time); None = the match of levels
+    match_deals: int | None = None
+    #: with match_deals: a team reaching this many points wins at once (seed 004: 13 in 8 deals)
+    match_points: int | None = None
 
     def __post_init__(self) -> None:
         """Refuse option values the engine would otherwise silently treat as the default."""
@@ -49,6 +55,18 @@ class Rules:
                              f"not {self.return_limit!r}")
         if self.first_leader not in ("first", "random"):
             raise ValueError(f"first_leader must be 'first' or 'random', not {self.first_leader!r}")
+        for name in ("match_deals", "match_points"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ValueError(f"{name} must be None or an int >= 1, not {value!r}")
+        if self.match_points is not None and self.match_deals is None:
+            raise ValueError("match_points needs match_deals: it ends a match scored in points early")
+        if self.match_deals is not None:
+            moot = [name for name in ("a_attempts", "demote_repeated_last", "demote_repeated_bottom_pair",
+                                      "bonus_repeated_first", "a_pass_needs_double") if getattr(self, name)]
+            if moot:  # every deal of a scored match is played at 2: these would silently do nothing
+                raise ValueError(f"a match scored in points (match_deals) has no levels: {', '.join(moot)} "
+                                 "cannot apply")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,6 +100,10 @@ PRESETS: dict[str, Rules] = {
         name="club", demote_repeated_last=True, demote_repeated_bottom_pair=True, bonus_repeated_first=True,
         club_return=True,
     ),
+    # Seed 004's knockout format: six deals at level 2 scored 3/2/1, a tie decided by one more deal.
+    "points6": Rules(name="points6", match_deals=6),
+    # Seed 004's other format: eight deals, and the first team to reach 13 points wins at once.
+    "points8": Rules(name="points8", match_deals=8, match_points=13),
 }
 
 

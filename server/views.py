@@ -47,7 +47,8 @@ def match_record(game: Game) -> list[dict[str, Any]]:
         return record
     record = [{"deal": r["deal"], "level": r["level"], "places": list(r["places"]),
                "winner_team": r["winner_team"], "levels_before": list(r["levels_before"]),
-               "levels": list(r["levels"]), "match_won": r["match_won"]} for r in game.results]
+               "levels": list(r["levels"]), "match_won": r["match_won"],
+               **({"points": list(r["points"])} if "points" in r else {})} for r in game.results]
     _last_record = (game, record)
     return record
 

@@ -32,6 +32,8 @@ export const TEXT = {
     returnLine: "{from} 还给 {to}", tributeLineMe: "你向 {to} 进贡", returnLineMe: "你还给 {to}", you2: "你",
     singleTribute: "单贡", doubleTribute: "双贡",
     result: "本局结算", places: ["头游", "二游", "三游", "末游"], upgrade: "升级", upBy: "{team}{combo}，升 {n} 级", headWon: "{team}{combo}，过A！",
+    headPoints: "{team}{combo}，得 {n} 分", headPointsOne: "{team}{combo}，得 1 分", pointsUnit: "分", scoreLine: "比分", dealOf: "第 {n}/{of} 局", extraDeal: "加赛第 {n} 局",
+    matchWonPoints: "赢得比赛！", matchLostPoints: "对方赢得比赛，本场告负",
     headStay: "{team}{combo}，仍为 {level}", headBack: "{team}{combo}，退回 {level}", matchRecord: "本场战绩（{n} 局）",
     aTry: "第{n}次", aTryOf: "第{n}/{of}次", aTryTitle: "打A：第{n}次", aTryTitleOf: "打A：第{n}次，共{of}次机会，都不过退回 2",
     aNext: "下次第{n}次", aNextOf: "下次第{n}/{of}次", aNextTitle: "本局按对方的级打，不算打A；下次是第{n}次",
@@ -66,7 +68,7 @@ export const TEXT = {
     },
     presets: {
       standard: "标准", national2017: "2017 全国竞技规则", huaian: "淮安", nanjing: "南京",
-      competition2020: "2020 AI 竞赛", club: "俱乐部规则",
+      competition2020: "2020 AI 竞赛", club: "俱乐部规则", points6: "6 局积分赛", points8: "8 局积分赛",
     },
     // one line per preset under the create form's choice; the full text is docs/rules.zh.md
     presetNotes: {
@@ -76,6 +78,8 @@ export const TEXT = {
       nanjing: "南京打法：打A两次不过退回 2；还贡为 10 及以下（级牌也可以）。",
       competition2020: "2020 AI 竞赛平台：只有打本方 A 时双上才算过A；打A两次不过退回 2。",
       club: "俱乐部规则：连续末游、连续双下要降级，连续头游有奖励；还给队友的牌须小于级牌。",
+      points6: "积分赛：每局都打 2，双上 3 分、头游+三游 2 分、头游+末游 1 分；6 局后分高者胜，平分加赛。",
+      points8: "积分赛：每局都打 2，按 3/2/1 计分；先到 13 分者胜，否则 8 局后分高者胜，平分加赛。",
     },
   },
   en: {
@@ -107,6 +111,8 @@ export const TEXT = {
     returnLine: "{from} returns to {to}", tributeLineMe: "You pay {to}", returnLineMe: "You return to {to}", you2: "you",
     singleTribute: "Single tribute", doubleTribute: "Double tribute",
     result: "Deal result", places: ["1st", "2nd", "3rd", "4th"], upgrade: "Upgrade", upBy: "{team}: {combo}, up {n}", headWon: "{team}: {combo}, passes A",
+    headPoints: "{team}: {combo}, {n} points", headPointsOne: "{team}: {combo}, 1 point", pointsUnit: "pts", scoreLine: "Score",
+    dealOf: "Deal {n} of {of}", extraDeal: "Extra deal {n}", matchWonPoints: "Match won!", matchLostPoints: "They won the match",
     headStay: "{team}: {combo}, stays at {level}", headBack: "{team}: {combo}, back to {level}", matchRecord: "This match ({n} deals)",
     aTry: "try {n}", aTryOf: "try {n}/{of}", aTryTitle: "A attempt {n}", aTryTitleOf: "A attempt {n} of {of}; failing the last sends the team back to 2",
     aNext: "next {n}", aNextOf: "next {n}/{of}", aNextTitle: "Not an A attempt: this deal is at the other team's level; the next is attempt {n}",
@@ -151,7 +157,7 @@ export const TEXT = {
     },
     presets: {
       standard: "Standard", national2017: "National 2017", huaian: "Huai'an", nanjing: "Nanjing",
-      competition2020: "Competition 2020", club: "Club rules",
+      competition2020: "Competition 2020", club: "Club rules", points6: "6 deals on points", points8: "8 deals on points",
     },
     // one line per preset under the create form's choice; the full text is docs/rules.md
     presetNotes: {
@@ -161,6 +167,8 @@ export const TEXT = {
       nanjing: "Nanjing: back to 2 after two failed A attempts; return 10 or lower.",
       competition2020: "2020 AI platform: A passes only with 1st+2nd at your own A; two attempts, then back to 2.",
       club: "Club: repeated 4th places and 3rd+4th cost levels, repeated 1st places earn one; club return rule.",
+      points6: "Points: every deal at 2; 1st+2nd scores 3, 1st+3rd 2, 1st+4th 1; most after 6 deals wins, a tie plays on.",
+      points8: "Points: every deal at 2, scored 3/2/1; 13 points win at once, else most after 8 deals; a tie plays on.",
     },
   },
 };

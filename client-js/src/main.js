@@ -729,18 +729,26 @@ function aAttempt(view, team) {
 
 function levelsBar(view) {
   const me = view.seat;
-  const chip = (team) => h("span", { class: `level-chip t${team} ${view.level_team === team ? "playing" : ""}` },
-    h("span", { class: "chip-label", text: teamName(team, me) }), h("strong", { text: rankText(view.levels[team]) }),
-    aAttempt(view, team));
+  const scored = Boolean(view.points); // a match scored in points: each team's score, every deal at 2
+  const chip = (team) => h("span", { class: `level-chip t${team} ${!scored && view.level_team === team ? "playing" : ""}` },
+    h("span", { class: "chip-label", text: teamName(team, me) }),
+    scored ? h("strong", { "data-testid": `points-${team}`, text: String(view.points[team]) }) : h("strong", { text: rankText(view.levels[team]) }),
+    scored ? h("small", { class: "a-try next", text: t("pointsUnit") }) : aAttempt(view, team));
   const wildCard = (view.level - 2) * 4 + 1;
   const ours = me === null || me === undefined ? 0 : teamOf(me); // 我方 on the left for every player
   return h("div", { class: "levels", "data-testid": "levels" },
     chip(ours),
     h("span", { class: "deal-level", "data-testid": "deal-level" },
-      h("span", { class: "chip-label", text: t("deal", { n: view.deal }) }),
+      h("span", { class: "chip-label", text: scored ? dealOf(view) : t("deal", { n: view.deal }) }),
       h("span", {}, `${t("dealLevel")} `, h("strong", { text: rankText(view.level) })),
       h("span", { class: "wild-chip", title: t("wild") }, cardEl(wildCard, view.level, { small: true }), h("span", { text: t("wild") }))),
     chip(1 - ours));
+}
+
+/** "Deal 3 of 6", or "Extra deal 1" once a scored match's deals are played and the score is level. */
+function dealOf(view) {
+  const of = view.rules?.match_deals;
+  return view.deal > of ? t("extraDeal", { n: view.deal - of }) : t("dealOf", { n: view.deal, of });
 }
 
 /** The lead passed from `from` (out of cards, its play unbeaten) to `to`: 接风 when they are partners. */
@@ -799,9 +807,11 @@ function resultPanel(view) {
   const seated = me !== null && me !== undefined;
   const winner = view.match_winner ?? r.winner_team;
   const title = over
-    ? matchTitle(seated ? winner === teamOf(me) : null, winner)
+    ? matchTitle(seated ? winner === teamOf(me) : null, winner, Boolean(r.points))
     : `${t("result")} · ${t("deal", { n: r.deal })}`;
-  const before = r.levels_before || r.levels;
+  // a match scored in points says the score before and after; else the levels
+  const [label, before, after, show] = r.points
+    ? [t("scoreLine"), r.points_before ?? r.points, r.points, String] : [t("levelsAfter"), r.levels_before || r.levels, r.levels, rankText];
   return h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
     h("div", { class: `panel result ${over ? "match-over" : ""}`, "data-testid": "deal-result" },
       h("h2", { id: "result-title", "data-testid": over ? "match-won" : "result-title", text: title }),
@@ -810,9 +820,9 @@ function resultPanel(view) {
         h("span", { class: "grow", text: playedBy(s) }),
         h("span", { class: `team-chip t${teamOf(s)}`, text: teamName(teamOf(s), me) })))),
       h("p", { class: "upgrade", "data-testid": "result-upgrade" }, resultHeadline(r, me, { teamName, rankText })),
-      h("p", { class: "levels-line" }, `${t("levelsAfter")}${t("colon")}`,
+      h("p", { class: "levels-line", "data-testid": "levels-line" }, `${label}${t("colon")}`,
         [0, 1].map((team) => h("span", { class: `level-change t${team}` },
-          `${teamName(team, me)} ${rankText(before[team])} → `, h("strong", { text: rankText(r.levels[team]) })))),
+          `${teamName(team, me)} ${show(before[team])} → `, h("strong", { text: show(after[team]) })))),
       r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}${t("colon")}` }), resultReason(r))
         : null,
       matchRecord(view, { teamName, rankText }),

@@ -1,6 +1,6 @@
 // What a deal's result and the match so far say in words: the headline of a result (what the winners'
-// level did) and the match record (a line per finished deal, the view's `match`). Read from the levels
-// the server sends, before and after; no rule is worked out here.
+// level did, or in a match scored in points what they scored) and the match record (a line per finished
+// deal, the view's `match`). Read from the levels or points the server sends; no rule is worked out here.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { teamOf } from "./present.js";
@@ -12,6 +12,10 @@ import { teamOf } from "./present.js";
 export function resultHeadline(r, me, names) {
   const team = names.teamName(r.winner_team, me);
   const combo = r.places.map((s, i) => (teamOf(s) === r.winner_team ? t("places")[i] : null)).filter(Boolean).join("+");
+  if (r.points) {
+    const n = r.points[r.winner_team] - (r.points_before ?? r.points)[r.winner_team];
+    return t(n === 1 ? "headPointsOne" : "headPoints", { team, combo, n });
+  }
   if (r.match_won) return t("headWon", { team, combo });
   const before = (r.levels_before || r.levels)[r.winner_team];
   const after = r.levels[r.winner_team];
@@ -21,9 +25,14 @@ export function resultHeadline(r, me, names) {
 
 /** The match's end as each reader takes it: `ours` true (a win), false (a loss, not a trophy), null (a
  * spectator: the winning team). */
-export function matchTitle(ours, winner) {
-  if (ours === false) return t("matchLost");
-  return `🏆 ${t("matchWon")} ${ours ? t("weWon") : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`;
+export function matchTitle(ours, winner, scored = false) {
+  if (ours === false) return t(scored ? "matchLostPoints" : "matchLost");
+  return `🏆 ${t(scored ? "matchWonPoints" : "matchWon")} ${ours ? t("weWon") : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`;
+}
+
+/** A team's standing after a deal: its points in a match scored in points, else its level. */
+function standing(r, team, names) {
+  return r.points ? String(r.points[team]) : names.rankText(r.levels[team]);
 }
 
 /** The match so far under a result (open once the match is won); nothing to add after one deal. */
@@ -37,5 +46,5 @@ export function matchRecord(view, names) {
     h("ol", {}, lines.map((r) => h("li", { "data-key": `deal-${r.deal}`, class: `t${r.winner_team}` },
       h("span", { class: "deal-no", text: `${t("deal", { n: r.deal })} · ${t("dealLevel")} ${names.rankText(r.level)}` }),
       h("span", { class: "what", text: resultHeadline(r, me, names) }),
-      h("span", { class: "levels-after", text: [0, 1].map((team) => `${names.teamName(team, me)} ${names.rankText(r.levels[team])}`).join(" · ") })))));
+      h("span", { class: "levels-after", text: [0, 1].map((team) => `${names.teamName(team, me)} ${standing(r, team, names)}`).join(" · ") })))));
 }

@@ -8,7 +8,7 @@ import { currentLang, setLang, t, tIn } from "./i18n.js";
 import { renderMarkdown } from "./markdown.js";
 
 /** The presets a room may be created with, as engine/rules.py names them (a test keeps them equal). */
-export const PRESETS = ["standard", "national2017", "huaian", "nanjing", "competition2020", "club"];
+export const PRESETS = ["standard", "national2017", "huaian", "nanjing", "competition2020", "club", "points6", "points8"];
 
 const PREFIX = "rules-";
 const ROUTE = /^#rules(?:-(.+))?$/;

@@ -104,3 +104,32 @@ def test_back_to_lobby_after_a_won_match_gives_the_seat_up_and_the_player_may_si
             "() => (v => v.phase === 'play' && v.deal === 1)(globalThis.guandan.ui.state.view)")
     for page in pages:
         page.context.close()
+
+
+def test_a_match_on_points_shows_the_score_and_the_deals_left(browser, live_server, live_data):
+    """Seed 004's fixed-length match: no levels, every deal at 2; the table and the result say the score
+    and which deal of how many it is."""
+    code, made, _joined, ann_py, bo_py = room_of_two(live_server, 5, preset="points6")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    page = open_seat(ctx, live_server, code, 0, made["token"])
+    ann_py.close()
+    page.click("[data-testid=start]")
+    page.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'play'")
+    assert page.locator("[data-testid=deal-level]").inner_text().startswith("Deal 1 of 6")
+    assert [page.locator(f"[data-testid=points-{t}]").inner_text() for t in (0, 1)] == ["0", "0"]
+    page.wait_for_function("() => (v => v.pending.length > 0 && v.pending.every(s => s < 2))"
+                           "(globalThis.guandan.ui.state.view)")  # waits on the people: it stays put
+    fast_forward(live_data, code)
+    page.wait_for_selector("[data-testid=deal-result]", timeout=10_000)
+    r = page.evaluate("() => globalThis.guandan.ui.state.view.last_result")
+    scored = r["upgrade"]
+    assert r["points"][r["winner_team"]] == scored and sum(r["points"]) == scored
+    headline = page.locator("[data-testid=result-upgrade]").inner_text()
+    assert headline.endswith(f"{scored} points" if scored > 1 else "1 point"), headline
+    score = page.locator("[data-testid=levels-line]").inner_text()
+    assert score.startswith("Score") and "0 → " in score, score
+    assert "after deal 1 of 6" in page.locator("[data-testid=result-reason]").inner_text()
+    assert page.locator(f"[data-testid=points-{r['winner_team']}]").inner_text() == str(scored)
+    bo_py.close()
+    ctx.close()
