@@ -15,16 +15,23 @@ WAITS_ON = ("() => (v => v.deal === {deal} && v.pending.length > 0 && v.pending.
             "(globalThis.guandan.ui.state.view)")
 
 
+def ann_starts(browser, base: str, code: str, made: dict, ann_py, size: tuple[int, int]):
+    """Ann's page (English, at ``size``) takes her seat from the protocol client that made the room and
+    starts the match."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    page = open_seat(ctx, base, code, 0, made["token"])
+    ann_py.close()
+    page.click("[data-testid=start]")
+    page.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'play'")
+    return ctx, page
+
+
 def test_a_player_left_on_auto_play_is_told_at_the_result_and_stops_it_there(browser, live_server, live_data):
     """The sheet covered the auto-play switch and showed only a greyed Ready: the bot went on to play the
     player's next deal too, with nothing said."""
     code, made, _joined, ann_py, bo_py = room_of_two(live_server, 5)  # Bo stays, not ready: the sheet stays
-    ctx = browser.new_context(viewport={"width": 844, "height": 390})
-    ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
-    page = open_seat(ctx, live_server, code, 0, made["token"])
-    ann_py.close()
-    page.click("[data-testid=start]")
-    page.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'play'")
+    ctx, page = ann_starts(browser, live_server, code, made, ann_py, (844, 390))
     page.check("[data-testid=auto-toggle]")
     page.wait_for_function("() => globalThis.guandan.ui.state.view.autoplay !== null")
     page.wait_for_function(WAITS_ON.format(deal=1, seat=1))  # auto-play led for Ann; Bo never plays
@@ -110,12 +117,7 @@ def test_a_match_on_points_shows_the_score_and_the_deals_left(browser, live_serv
     """Seed 004's fixed-length match: no levels, every deal at 2; the table and the result say the score
     and which deal of how many it is."""
     code, made, _joined, ann_py, bo_py = room_of_two(live_server, 5, preset="points6")
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
-    page = open_seat(ctx, live_server, code, 0, made["token"])
-    ann_py.close()
-    page.click("[data-testid=start]")
-    page.wait_for_function("() => globalThis.guandan.ui.state?.view?.phase === 'play'")
+    ctx, page = ann_starts(browser, live_server, code, made, ann_py, (390, 844))
     assert page.locator("[data-testid=deal-level]").inner_text().startswith("Deal 1 of 6")
     assert [page.locator(f"[data-testid=points-{t}]").inner_text() for t in (0, 1)] == ["0", "0"]
     page.wait_for_function("() => (v => v.pending.length > 0 && v.pending.every(s => s < 2))"
