@@ -312,7 +312,7 @@ class SeatInfo(_Msg):
     nickname: str | None = None
     replaced: str | None = None  # the bot whose seat this person took over
     removed: str | None = None  # on an empty lobby seat: the person the host removed from it
-    left: str | None = None  # on a bot's seat after a won match: the person who played it and left
+    left: str | None = None  # after a won match, until the rematch: the person who played the seat and left
 
 
 class RoomInfo(_Msg):
