@@ -3,6 +3,7 @@ goes on through the other, with timers and takeovers acting exactly once."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -12,6 +13,7 @@ import pytest
 from srv_client import Client, free_port, game_at, game_log, play_until, replayed, stored_state
 from srv_procs import start_server_process, stop_process
 
+from server.app import Config
 from server.store import Store
 from server.views import view_for
 
@@ -136,6 +138,37 @@ async def test_a_timer_waits_for_the_burial_of_its_player_s_dead_process(redis_u
         await back.wait(lambda: back.view is not None)
         assert back.view["in_your_name"] and back.view["in_your_name"]["moves"][0]["by"] == "timer"
         for c in (*clients, back):
+            await c.close()
+    finally:
+        for proc in (a, b):
+            stop_process(proc.proc)
+
+
+async def test_a_spectator_on_another_process_is_counted_and_forgotten_when_its_process_dies(
+        redis_url, aredis, tmp_path):
+    """Who watches is kept in Redis: the players on one process are told of a spectator on another, and
+    a dead process's spectators are not counted."""
+    args = ["--redis-url", redis_url, "--data-dir", str(tmp_path / "data"), "--client-dir", ""]
+    a = start_server_process(args, tmp_path / "a.log", free_port())
+    b = start_server_process(args, tmp_path / "b.log", free_port())
+    try:
+        host = await Client.open(a.url)
+        code = (await host.request({"type": "create", "nickname": "P0", "bot_delay": 0}))["code"]
+        watcher = await Client.open(b.url)
+        await watcher.request({"type": "join", "code": code, "nickname": "Dee", "spectator": True})
+
+        def watching() -> tuple[int, list[str]] | None:
+            last = [m for m in host.messages if m["type"] == "presence"]
+            return (last[-1]["spectators"], last[-1]["spectator_names"]) if last else None
+
+        await host.wait(lambda: watching() == (1, ["Dee"]))
+        os.kill(b.proc.pid, signal.SIGKILL)
+        b.proc.wait()
+        guest = await Client.open(a.url)  # the next presence (someone joins) counts the living only
+        await asyncio.sleep(Config().proc_ttl + 1)  # its heartbeat has expired: it is dead
+        await guest.request({"type": "join", "code": code, "nickname": "P1"})
+        await host.wait(lambda: watching() == (0, []))
+        for c in (host, guest):
             await c.close()
     finally:
         for proc in (a, b):
