@@ -48,9 +48,16 @@ def match_record(game: Game) -> list[dict[str, Any]]:
     record = [{"deal": r["deal"], "level": r["level"], "places": list(r["places"]),
                "winner_team": r["winner_team"], "levels_before": list(r["levels_before"]),
                "levels": list(r["levels"]), "match_won": r["match_won"],
-               **({"points": list(r["points"])} if "points" in r else {})} for r in game.results]
+               **_points_of(r)} for r in game.results]
     _last_record = (game, record)
     return record
+
+
+def _points_of(result: dict[str, Any]) -> dict[str, Any]:
+    """A deal's score before and after it, in a match scored in points (else nothing)."""
+    if "points" not in result:
+        return {}
+    return {"points_before": list(result["points_before"]), "points": list(result["points"])}
 
 
 def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:

@@ -17,7 +17,7 @@ export const TEXT = {
     // quick phrases (chat.js), in the server's order (docs/protocol.md, say)
     phrases: ["快点吧，我等得花都谢了", "好牌！", "配合得真好", "搭档，看你的了", "别急，我想想", "不好意思，出错了", "这把稳了",
       "再来一局", "谢谢", "我得走了，再见"],
-    level: "级牌", deal: "第 {n} 局", dealLevel: "本局打", team: "队", ourTeam: "我方", theirTeam: "对方",
+    level: "级牌", deal: "第 {n} 局", dealLevel: "本局打", team: "队", teamN: "{a}、{b}号队", ourTeam: "我方", theirTeam: "对方",
     yourTurn: "轮到你出牌", turnOf: "等待 {name} 出牌", paused: "玩家都离开了：有人回来后继续", waiting: "等待房主开始游戏", cards: "张", card: "张",
     connecting: "正在连接服务器…", reconnecting: "连接中断，正在重连…", offlineSeat: "座位为你保留；断开久了，机器人会先替你出牌。", offlineAct: "没有连上服务器，这一步没有发出；连上后再出。", retryIn: "{s} 秒后重试",
     retryNow: "立即重连", replaced: "这个座位已在另一个标签页或设备上打开。", takeBack: "在这里继续",
@@ -95,7 +95,7 @@ export const TEXT = {
     phrases: ["Hurry up, please", "Nice play!", "Great teamwork", "Partner, over to you", "Hold on, let me think",
       "Sorry, my mistake", "We've got this", "One more game?", "Thanks", "I have to go, bye"],
     sortPlays: "by plays", auto: "Auto-play", interval: "interval", level: "Level", deal: "Deal {n}",
-    dealLevel: "Playing", team: "Team", ourTeam: "Us", theirTeam: "Them", yourTurn: "Your turn",
+    dealLevel: "Playing", team: "Team", teamN: "Team {n}", ourTeam: "Us", theirTeam: "Them", yourTurn: "Your turn",
     turnOf: "Waiting for {name}", paused: "Everyone has left: play resumes when a player is back", waiting: "Waiting for the host to start", cards: "cards", card: "card",
     connecting: "Connecting…", reconnecting: "Connection lost, reconnecting…", offlineSeat: "Your seat is kept; if this takes long, the bot plays for you meanwhile.", offlineAct: "Not connected: nothing was sent. Play once the connection is back.", retryIn: "retry in {s} s",
     retryNow: "Retry now", replaced: "This seat was opened in another tab or device.", takeBack: "Continue here",

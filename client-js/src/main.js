@@ -242,7 +242,8 @@ function seatName(i) {
 }
 
 function teamName(team, me) {
-  if (me === null || me === undefined) return `${t("team")} ${team + 1}`;
+  // a spectator's: "1、3号队" as the results' reasons say it ("队 1 5" read as 15 beside a level)
+  if (me === null || me === undefined) return t("teamN", { n: team + 1, a: team + 1, b: team + 3 });
   return team === teamOf(me) ? t("ourTeam") : t("theirTeam");
 }
 
@@ -714,13 +715,14 @@ function seatBox(view, seat, position) {
 }
 
 /** A team at A: which attempt at passing it comes next, and of how many the room's rules allow (the
- * last one marked: failing it sends the team back to 2). Only a deal at the team's own A is an attempt;
- * while the deal is at the other team's level the chip says which attempt comes next, muted. */
+ * last one marked: failing it sends the team back to 2). A deal played at A is an attempt for every team
+ * at A (at the other team's A too, RULES.md §8: it once said "next" of a deciding attempt); while the
+ * deal is at a lower level, or over (its attempt already counted), the chip says which comes next, muted. */
 function aAttempt(view, team) {
   if (view.levels[team] !== 14) return null;
   const n = (view.a_failures?.[team] ?? 0) + 1;
   const of = ui.room?.settings?.rules?.a_attempts;
-  const now = view.level_team === team;
+  const now = view.level === 14 && (view.phase === "play" || view.phase === "return");
   const [text, title] = now ? ["aTry", "aTryTitle"] : ["aNext", "aNextTitle"];
   const suffix = of ? "Of" : "";
   return h("small", { class: `a-try ${now ? "" : "next"} ${now && of && n >= of ? "last" : ""}`,

@@ -27,7 +27,7 @@ export function resultHeadline(r, me, names) {
  * spectator: the winning team). */
 export function matchTitle(ours, winner, scored = false) {
   if (ours === false) return t(scored ? "matchLostPoints" : "matchLost");
-  return `🏆 ${t(scored ? "matchWonPoints" : "matchWon")} ${ours ? t("weWon") : t("teamWon", { team: `${t("team")} ${winner + 1}` })}`;
+  return `🏆 ${t(scored ? "matchWonPoints" : "matchWon")} ${ours ? t("weWon") : t("teamWon", { team: t("teamN", { n: winner + 1, a: winner + 1, b: winner + 3 }) })}`;
 }
 
 /** A team's standing after a deal: its points in a match scored in points, else its level. */

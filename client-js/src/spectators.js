@@ -4,11 +4,16 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** The names that watch in `after` and did not in `before` (presence messages; none on the first one). */
+const told = new Set(); // the names already announced on this page: a spectator's reload is no news
+
+/** The names that watch in `after` and did not in `before` (presence messages; none on the first one),
+ * each told once a page. */
 export function newSpectators(before, after) {
-  if (!before) return [];
-  const was = new Set(before.spectator_names || []);
-  return (after.spectator_names || []).filter((name) => !was.has(name));
+  const now = after.spectator_names || [];
+  const was = new Set(before ? before.spectator_names || [] : now);
+  const come = now.filter((name) => !was.has(name) && !told.has(name));
+  for (const name of now) told.add(name);
+  return come;
 }
 
 /** "Watching: Dee, Eve" under the lobby's seats, or nothing. */

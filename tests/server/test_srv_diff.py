@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game
+from engine.simulate import play_match
 from server.autopilot import new_live
 from server.codec import decode, encode
 from server.diff import apply, diff, same
-from server.views import view_for
+from server.views import match_record, view_for
 
 scalars = st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=5)
 keys = st.text(alphabet="ab/~c", min_size=0, max_size=3)
@@ -111,3 +112,15 @@ def test_the_views_of_one_change_share_one_match_record() -> None:
     assert all(v["match"] is views[0]["match"] for v in views) and len(views[0]["match"]) == 2
     again = Game.from_dict(game.to_dict())  # the next change loads its own game: a record of its own
     assert view_for(room, again, 0)["match"] == views[0]["match"]
+
+
+def test_a_match_on_points_keeps_each_deal_s_score_before_and_after_in_its_record() -> None:
+    """The record said every deal of a scored match scored 0: its lines held the score after, not before."""
+    game = play_match(3, "points6")
+    record = match_record(game)
+    assert len(record) == len(game.results) >= 6
+    for line, result in zip(record, game.results, strict=True):
+        assert line["points_before"] == result["points_before"] and line["points"] == result["points"]
+        won = line["winner_team"]
+        assert line["points"][won] - line["points_before"][won] == result["upgrade"]
+    assert "points" not in match_record(play_match(3))[0]  # a match of levels has none
