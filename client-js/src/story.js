@@ -172,10 +172,7 @@ export function noteMoves(before, after) {
 
 function addToast(toast) {
   story.toasts = [...story.toasts, toast].slice(-MAX_TOASTS); // a resync after a long gap: the latest few
-  setTimeout(() => {
-    story.toasts = story.toasts.filter((x) => x !== toast);
-    draw.render();
-  }, TOAST_MS);
+  setTimeout(() => dropToast(toast), TOAST_MS);
 }
 
 /** The other seats whose player came back while our bot played for them (dropped out or left). */
@@ -210,5 +207,11 @@ export function toastLayer(view, { onlyMine = false } = {}) {
   const shown = onlyMine ? story.toasts.filter((x) => x.move.seat === view.seat) : story.toasts;
   return h("div", { class: "toasts", "aria-live": "polite", "data-testid": "toasts" },
     summaryUp ? null : shown.map((x) => h("div", { class: `toast ${x.move.by}`, "data-testid": "toast", "data-by": x.move.by,
-      "data-seat": x.move.seat, "data-type": x.move.type, text: toastText(x) })));
+      "data-seat": x.move.seat, "data-type": x.move.type, text: toastText(x), onclick: () => dropToast(x) })));
+}
+
+/** A tap puts a toast away at once: on a phone it stands over the levels for its few seconds. */
+function dropToast(toast) {
+  story.toasts = story.toasts.filter((x) => x !== toast);
+  draw.render();
 }

@@ -191,3 +191,15 @@ def test_a_watcher_is_told_when_the_table_waits_for_its_players(browser, live_se
     assert paused.inner_text() == "Everyone has left: play resumes when a player is back"
     assert watcher.locator("[data-testid=turn-of]").count() == 0
     watch_ctx.close()
+
+
+def test_a_tap_puts_a_toast_away(browser, live_server):
+    """On a phone a toast stood over the levels for its four seconds, with no way to clear it."""
+    ctx, page = phone_at_its_turn(browser, live_server, (320, 568), "en")
+    page.evaluate("""() => { const g = globalThis.guandan;
+        g.story.toasts = [{ move: { seat: 0, type: "autoOn", by: "timer" }, me: 0 }]; g.render(); }""")
+    toast = page.locator("[data-testid=toast]")
+    assert "auto-play is on" in toast.inner_text()
+    toast.click()
+    toast.wait_for(state="detached", timeout=1_000)  # at once, not after its seconds
+    ctx.close()
