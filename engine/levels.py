@@ -97,8 +97,8 @@ class Settlement(_Settlement):
             "reason_zh": self.reason_zh,
             "adjustments": list(self.adjustments),
             "fell_back": list(self.fell_back),
-            "points": None if self.points is None else list(self.points),
-            "match_winner": self.match_winner,
+            # a match scored in points only: a match of levels keeps the keys it always had
+            **({} if self.points is None else {"points": list(self.points), "match_winner": self.match_winner}),
         }
 
 
