@@ -98,7 +98,8 @@ class Settlement(_Settlement):
             "adjustments": list(self.adjustments),
             "fell_back": list(self.fell_back),
             # a match scored in points only: a match of levels keeps the keys it always had
-            **({} if self.points is None else {"points": list(self.points), "match_winner": self.match_winner}),
+            **({} if self.points is None
+               else {"points": list(self.points), "match_winner": self.match_winner}),
         }
 
 
