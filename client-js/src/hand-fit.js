@@ -3,14 +3,26 @@
 // long groups: six 10s, four Js) then took a third row and pushed Play below the screen. Such a hand
 // flows card by card instead (a group may then break across rows), when that takes fewer rows.
 
-/** Lay `hand` (the [data-testid=hand] element, or null) out in as few rows as it can take. */
+let fitted = { key: null, flow: false }; // the last hand measured, and how it was laid out
+
+/** Lay `hand` (the [data-testid=hand] element, or null) out in as few rows as it can take. The same hand
+ * in the same width is laid out as before without measuring it twice again (picking a card renders the
+ * table, and only lifts the card). */
 export function fitHand(hand) {
   if (!hand) return;
+  const key = `${hand.clientWidth}|${[...hand.querySelectorAll(".group")].map((g) => `${g.className}:${g.childElementCount}`).join(",")}|`
+    + [...hand.querySelectorAll(".card")].map((c) => c.dataset.key).join(",");
+  if (key === fitted.key) {
+    hand.classList.toggle("flow", fitted.flow);
+    return;
+  }
   hand.classList.remove("flow");
   const byGroup = rows(hand.querySelectorAll(".group"));
-  if (byGroup < 2) return;
-  hand.classList.add("flow");
-  if (rows(hand.querySelectorAll(".card")) >= byGroup) hand.classList.remove("flow");
+  if (byGroup >= 2) {
+    hand.classList.add("flow");
+    if (rows(hand.querySelectorAll(".card")) >= byGroup) hand.classList.remove("flow");
+  }
+  fitted = { key, flow: hand.classList.contains("flow") };
 }
 
 /** Fit the hand and the actions again whenever the window changes size (a phone turned sideways, say). */
