@@ -17,6 +17,9 @@ from typing import Any
 
 SEATS = range(4)
 BETWEEN = ("deal_over", "match_over")  # the phases a ready check belongs to
+#: auto-play presses "next deal" no sooner than this after the result (at a 1 s pace the sheet was gone
+#: before anyone could read who placed where; the apps leave it up a few seconds)
+RESULT_SHOWN = 4.0
 
 
 def pressed(room: dict[str, Any]) -> list[bool]:
@@ -58,7 +61,8 @@ def due(room: dict[str, Any], phase: str, changed: float) -> tuple[float, int] |
 
     Nobody presses for a table whose people are all away: it waits for them. A rematch needs at least
     one person to ask for it. Otherwise, once everyone counts as ready, it starts at once, or after the
-    shortest auto-play interval of those who only count as ready by their auto-play.
+    shortest auto-play interval of those who only count as ready by their auto-play (at least
+    ``RESULT_SHOWN``).
     """
     live = room["live"]
     people = [s for s in SEATS if room["seats"][s]["kind"] == "human"]
@@ -71,5 +75,5 @@ def due(room: dict[str, Any], phase: str, changed: float) -> tuple[float, int] |
     auto = [s for s in here if not done[s]]  # here, not pressed, counted: on auto-play
     if auto:
         seat = min(auto, key=lambda s: live["autoplay"][s])
-        return changed + live["autoplay"][seat], seat
+        return changed + max(live["autoplay"][seat], RESULT_SHOWN), seat
     return changed, here[0]

@@ -3,7 +3,10 @@
 // long groups: six 10s, four Js) then took a third row and pushed Play below the screen. Such a hand
 // flows card by card instead (a group may then break across rows), when that takes fewer rows.
 
-let fitted = { key: null, flow: false }; // the last hand measured, and how it was laid out
+let fitted = { key: null, flow: false, tight: false }; // the last hand measured, and how it was laid out
+// how much closer the cards of a hand may stand to save a row (an 18-card hand on a 320 px phone had its
+// big joker alone on a second row; the apps squeeze a hand into the row instead)
+const SQUEEZE = ".15rem";
 
 /** Lay `hand` (the [data-testid=hand] element, or null) out in as few rows as it can take. The same hand
  * in the same width is laid out as before without measuring it twice again (picking a card renders the
@@ -14,15 +17,31 @@ export function fitHand(hand) {
     + [...hand.querySelectorAll(".card")].map((c) => c.dataset.key).join(",");
   if (key === fitted.key) {
     hand.classList.toggle("flow", fitted.flow);
+    squeeze(hand, fitted.tight);
     return;
   }
   hand.classList.remove("flow");
-  const byGroup = rows(hand.querySelectorAll(".group"));
-  if (byGroup >= 2) {
+  squeeze(hand, false);
+  let taken = rows(hand.querySelectorAll(".group"));
+  if (taken >= 2) {
     hand.classList.add("flow");
-    if (rows(hand.querySelectorAll(".card")) >= byGroup) hand.classList.remove("flow");
+    const flowed = rows(hand.querySelectorAll(".card"));
+    if (flowed >= taken) hand.classList.remove("flow");
+    else taken = flowed;
   }
-  fitted = { key, flow: hand.classList.contains("flow") };
+  if (taken >= 2) {
+    squeeze(hand, true);
+    if (rows(hand.querySelectorAll(".card")) >= taken) squeeze(hand, false);
+  }
+  fitted = { key, flow: hand.classList.contains("flow"), tight: hand.style.getPropertyValue("--overlap") !== "" };
+}
+
+/** Cards a little closer (the overlap of the screen's size, less SQUEEZE), or as the screen has them. */
+function squeeze(hand, on) {
+  hand.style.removeProperty("--overlap");
+  if (!on) return;
+  const overlap = getComputedStyle(hand).getPropertyValue("--overlap").trim();
+  if (overlap) hand.style.setProperty("--overlap", `calc(${overlap} - ${SQUEEZE})`);
 }
 
 /** Fit the hand and the actions again whenever the window changes size (a phone turned sideways, say). */

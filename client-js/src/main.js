@@ -823,7 +823,7 @@ function resultPanel(view) {
         h("span", { class: `team-chip t${teamOf(s)}`, text: teamName(teamOf(s), me) })))),
       h("p", { class: "upgrade", "data-testid": "result-upgrade" }, resultHeadline(r, me, { teamName, rankText })),
       h("p", { class: "levels-line", "data-testid": "levels-line" }, `${label}${t("colon")}`,
-        [0, 1].map((team) => h("span", { class: `level-change t${team}` },
+        (seated && teamOf(me) === 1 ? [1, 0] : [0, 1]).map((team) => h("span", { class: `level-change t${team}` }, // ours first, as the top bar
           `${teamName(team, me)} ${show(before[team])} → `, h("strong", { text: show(after[team]) })))),
       r.reason ? h("p", { class: "reason", "data-testid": "result-reason" }, h("span", { class: "field-label", text: `${t("reason")}${t("colon")}` }), resultReason(r))
         : null,

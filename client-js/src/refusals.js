@@ -14,6 +14,11 @@ export function cardText(code, lang) {
   return `${SUITS[code & 3]}${rankLabel(cardRank(code))}`;
 }
 
+/** Chinese with a space wherever a letter or digit meets a character, as Chinese text sets them. */
+function spaced(text) {
+  return text.replace(/([A-Za-z0-9])(?=[\u4e00-\u9fff])|([\u4e00-\u9fff])(?=[A-Za-z0-9])/g, "$1$2 ");
+}
+
 function cardsText(codes, lang) {
   return (codes || []).map((c) => cardText(c, lang)).join(" ");
 }
@@ -23,6 +28,8 @@ function playText(play, lang) {
   const name = lang === "en" ? play.name : play.name_zh;
   if (!name) return cardsText(play.cards, lang);
   if (play.kind === "straight_flush" || play.kind === "joker_bomb") return name;
+  // a joker or two by name alone: "大王", "一对大王", "big joker" (not "single the big joker")
+  if (play.cards?.length && play.cards.every((c) => c >= 52)) return name.replace(/^the /, "");
   const kind = TEXT[lang].kinds[play.kind];
   return kind ? `${kind} ${name}` : name;
 }
@@ -84,7 +91,7 @@ const WORDS = {
       cannot_pass_lead: () => "你是首家，不能过，请出牌",
       not_a_play: (f, w) => (f.kind && w.kind(f.kind) ? `这几张牌不能当${w.kind(f.kind)}出：${w.cards(f.cards)}`
         : f.cards?.length ? `不是合法牌型：${w.cards(f.cards)}` : "不是合法牌型"),
-      does_not_beat: (f, w) => (f.play && f.top ? `管不上：你的 ${w.play(f.play)} 管不上 ${w.seatName(f.top.seat)} 的 ${w.play(f.top)}` : "管不上"),
+      does_not_beat: (f, w) => (f.play && f.top ? spaced(`你的${w.play(f.play)}管不上${w.seatName(f.top.seat)}的${w.play(f.top)}`) : "管不上"),
       not_eligible: (f, w) => (f.card != null ? `${w.cards([f.card])} 不能还；可以还：${w.cards(f.choices)}` : "这张牌不能还"),
       match_over: () => "比赛已结束",
       timeout: () => "服务器没有响应",

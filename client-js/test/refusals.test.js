@@ -85,8 +85,12 @@ test("refusals name cards by their faces and plays as read", () => {
   const en = (c) => refusalText({ code: c, fields: FIELDS[c] }, "en", seatName);
   assert.equal(zh("not_a_play"), "不是合法牌型：♦8 ♣10 ♥Q 小王");
   assert.equal(en("not_a_play"), "Not a play: ♦8 ♣10 ♥Q small joker");
-  assert.equal(zh("does_not_beat"), "管不上：你的 单张 4 管不上 机器人 4 的 三带二 QQQ66");
+  assert.equal(zh("does_not_beat"), "你的单张 4 管不上机器人 4 的三带二 QQQ66");
   assert.equal(en("does_not_beat"), "Your single 4 does not beat 机器人 4's full house QQQ66");
+  const jokers = { ...FIELDS.does_not_beat, top: { kind: "pair", value: 17, cards: [53, 53], seat: 1,
+    name: "the two big jokers", name_zh: "一对大王" } };
+  assert.equal(refusalText({ code: "does_not_beat", fields: jokers }, "zh", seatName), "你的单张 4 管不上小波的一对大王");
+  assert.equal(refusalText({ code: "does_not_beat", fields: jokers }, "en", seatName), "Your single 4 does not beat 小波's two big jokers");
   assert.equal(zh("not_eligible"), "大王 不能还；可以还：♣2 ♦2 ♠10 ♥3");
   assert.equal(zh("not_your_turn"), "还没轮到你，现在轮到机器人 3");
   assert.equal(zh("not_your_cards"), "你只有 1 张 ♠9");

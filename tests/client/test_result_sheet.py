@@ -135,3 +135,22 @@ def test_a_match_on_points_shows_the_score_and_the_deals_left(browser, live_serv
     assert page.locator(f"[data-testid=points-{r['winner_team']}]").inner_text() == str(scored)
     bo_py.close()
     ctx.close()
+
+
+def test_the_levels_line_puts_the_reader_s_team_first(browser, live_server, live_data):
+    """A player of the second team read "Them 2 → 2  Us 2 → 4" while the top bar put Us first."""
+    code, made, joined, ann_py, bo_py = room_of_two(live_server, 5)
+    bo_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    bo_ctx.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    bo = open_seat(bo_ctx, live_server, code, 1, joined["token"])
+    bo_py.close()
+    ann_ctx, ann = ann_starts(browser, live_server, code, made, ann_py, (390, 844))
+    fast_forward(live_data, code)
+    for page in (bo, ann):
+        page.wait_for_selector("[data-testid=levels-line]", timeout=10_000)
+        changes = page.locator("[data-testid=levels-line] .level-change").all_inner_texts()
+        assert [c.split()[0] for c in changes] == ["Us", "Them"], changes
+    first = bo.locator("[data-testid=levels-line] .level-change").first
+    assert first.get_attribute("class").split()[-1] == "t1"  # Bo's team, in its colour
+    bo_ctx.close()
+    ann_ctx.close()

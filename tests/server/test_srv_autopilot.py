@@ -110,7 +110,10 @@ def test_who_starts_the_next_deal() -> None:
     people["live"]["autoplay"][0] = 2.0
     assert ap.plan(people, game) is None  # seat 2 plays by hand
     people["live"]["autoplay"][2] = 1.0
-    assert ap.plan(people, game) == ap.Step(T0 + 1.0, 2, ap.NEXT_DEAL)  # everyone here is on auto-play
+    # everyone here is on auto-play: the next deal once the result was up a few seconds
+    assert ap.plan(people, game) == ap.Step(T0 + ready.RESULT_SHOWN, 2, ap.NEXT_DEAL)
+    people["live"]["autoplay"] = [10.0, None, 8.0, None]
+    assert ap.plan(people, game) == ap.Step(T0 + 8.0, 2, ap.NEXT_DEAL)  # or after the faster of slow paces
     gone = room_with(["human", "bot", "human", "bot"], game)
     gone["live"]["away"] = [True, False, True, False]
     assert ap.plan(gone, game) is None  # everyone left: the table waits for them
@@ -127,8 +130,8 @@ def test_the_ready_check_waits_for_every_person_here() -> None:
     assert not ready.press(room, 0, game.phase)
     assert ap.plan(room, game) is None and ready.marks(room, game.phase) == [True, False, False, True]
     room["live"]["away"][1] = True  # seat 1 dropped out: away seats count as ready
-    room["live"]["autoplay"][2] = 3.0  # seat 2 is on auto-play: ready after its interval
-    assert ap.plan(room, game) == ap.Step(T0 + 3.0, 2, ap.NEXT_DEAL)
+    room["live"]["autoplay"][2] = 5.0  # seat 2 is on auto-play: ready after its interval
+    assert ap.plan(room, game) == ap.Step(T0 + 5.0, 2, ap.NEXT_DEAL)
     room["live"]["autoplay"][2] = None
     assert ready.press(room, 2, game.phase)  # the last person here: nobody is waited for
     assert ap.plan(room, game) == ap.Step(T0, 0, ap.NEXT_DEAL)
