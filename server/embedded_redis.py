@@ -4,7 +4,9 @@ It listens on a unix socket inside the data directory (no TCP port to clash with
 an append-only file there so a restart keeps every room, and is stopped (by its process id) when
 the server exits. A redis left running by a server that was killed is found by its pid file and
 stopped before a new one starts on the same data directory; one that dies under a running server is
-started again on the same directory (``revive``), with every room it had.
+started again on the same directory (``revive``), with every room it had. A data directory serves one
+server at a time: a second one started on it (the start script run twice) is refused, where it used to
+stop the first one's redis and leave that server answering ``unavailable``.
 
 What survives: Redis writes each change to its append-only file before it answers, so a redis-server
 that crashes or is killed loses nothing the server acknowledged. ``appendfsync everysec`` (the default)
@@ -19,6 +21,7 @@ server answers ``unavailable`` and says the storage is full) but never drops a l
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import shutil
@@ -26,6 +29,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import IO
 
 from .lifecycle import stop_process
 
@@ -35,6 +39,10 @@ DEFAULT_MAXMEMORY = "512mb"  # about 2,000 rooms with a whole match's log each
 
 class RedisUnavailable(RuntimeError):
     """No redis-server binary could be found or it did not come up."""
+
+
+class DataDirInUse(RedisUnavailable):
+    """Another running server holds the data directory (and its redis)."""
 
 
 def find_redis_server() -> str:
@@ -85,6 +93,7 @@ class EmbeddedRedis:
         self.maxmemory = maxmemory
         self.appendfsync = appendfsync
         self.proc: subprocess.Popen[bytes] | None = None
+        self._lock: IO[str] | None = None  # held while this server owns the directory
 
     @property
     def socket_path(self) -> Path:
@@ -97,6 +106,31 @@ class EmbeddedRedis:
     @property
     def url(self) -> str:
         return f"unix://{self.socket_path}"
+
+    def _hold_directory(self) -> None:
+        """Take the directory's lock (the kernel drops it when the process dies, however it dies)."""
+        if self._lock is not None:
+            return
+        lock = (self.data_dir / "server.lock").open("a+")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            holder = lock.read().strip() or "?"
+            lock.close()
+            raise DataDirInUse(f"the data directory {self.data_dir} is in use by another running server "
+                               f"(pid {holder}): stop that one first, or give this one another "
+                               "--data-dir") from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(str(os.getpid()))
+        lock.flush()
+        self._lock = lock
+
+    def _release_directory(self) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            lock.close()
 
     def _stop_stale(self) -> None:
         try:
@@ -115,6 +149,7 @@ class EmbeddedRedis:
     def start(self, timeout: float = 10.0) -> str:
         """Start redis and wait until it answers; returns its URL."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._hold_directory()
         self._stop_stale()
         binary = self.binary or find_redis_server()
         with contextlib.suppress(FileNotFoundError):
@@ -172,8 +207,10 @@ class EmbeddedRedis:
         """SIGTERM (redis flushes its append-only file), then SIGKILL if it lingers."""
         proc, self.proc = self.proc, None
         if proc is None or proc.poll() is not None:
+            self._release_directory()
             return
         stop_process(proc, timeout)
+        self._release_directory()
         with contextlib.suppress(FileNotFoundError):
             self.pid_path.unlink()
         log.info("embedded redis stopped pid=%d", proc.pid)

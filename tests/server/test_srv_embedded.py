@@ -14,7 +14,7 @@ from srv_client import Client, free_port
 from srv_procs import start_server_process, stop_process
 
 from server import embedded_redis
-from server.embedded_redis import EmbeddedRedis, RedisUnavailable, find_redis_server
+from server.embedded_redis import DataDirInUse, EmbeddedRedis, RedisUnavailable, find_redis_server
 
 
 def _alive(pid: int) -> bool:
@@ -49,6 +49,7 @@ def test_a_stale_redis_of_a_killed_server_is_stopped_first(tmp_path: Path) -> No
     orphan = EmbeddedRedis(tmp_path)
     orphan.start()
     old_pid = orphan.proc.pid
+    orphan._release_directory()  # its server was killed: the kernel dropped the directory's lock
     fresh = EmbeddedRedis(tmp_path)
     try:
         fresh.start()
@@ -104,6 +105,40 @@ async def test_server_without_redis_url_runs_its_own_and_keeps_rooms(tmp_path: P
         await c.close()
     finally:
         stop_process(second.proc)
+
+
+def test_a_directory_held_by_a_live_owner_is_refused_in_process(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path) as first:
+        with pytest.raises(DataDirInUse, match=f"in use by another running server \\(pid {os.getpid()}\\)"):
+            EmbeddedRedis(tmp_path).start()
+        assert first.proc.poll() is None and redis.Redis.from_url(first.url).ping()
+
+
+@pytest.mark.slow
+async def test_a_second_server_on_the_same_data_dir_is_refused_and_the_first_goes_on(tmp_path: Path) -> None:
+    """The start script run twice: the second server stopped the first one's redis (its pid file named
+    it) and started its own on the same files; the first then answered ``unavailable`` until restarted."""
+    import subprocess
+
+    data = tmp_path / "data"
+    port = free_port()
+    first = start_server_process(["--data-dir", str(data)], tmp_path / "a.log", port, env={"REDIS_URL": ""})
+    try:
+        redis_pid = int((data / "redis.pid").read_text())
+        again = [sys.executable, "-m", "server", "--port", str(free_port()), "--data-dir", str(data)]
+        env = {**os.environ, "REDIS_URL": ""}
+        out = subprocess.run(again, capture_output=True, text=True, timeout=60, env=env)
+        assert out.returncode == 2
+        assert f"in use by another running server (pid {first.proc.pid})" in out.stderr
+        assert "Traceback" not in out.stderr
+        assert _alive(redis_pid) and int((data / "redis.pid").read_text()) == redis_pid
+        assert (data / "redis.sock").exists()
+        c = await Client.open(f"ws://127.0.0.1:{port}/ws")
+        made = await c.request({"type": "create", "nickname": "Ann", "bots": [1, 2, 3]})
+        assert made["seat"] == 0  # the first server still stores rooms
+        await c.close()
+    finally:
+        stop_process(first.proc)
 
 
 def test_unreachable_redis_url_is_a_clear_error(tmp_path: Path) -> None:
