@@ -457,7 +457,9 @@ class GameServer:
         return lock
 
     async def attach(self, conn: Conn, code: str, seat: int | None, holder: str | None = None) -> None:
-        if conn.code is not None:
+        # the seat this connection holds already (a resume sent again before its ack came) is not left:
+        # leaving it told the table "gone" and "back" and logged both, each time
+        if conn.code is not None and (seat is None or (conn.code, conn.seat) != (code, seat)):
             await self.detach(conn)
         if not self.rooms.get(code):  # first: a failure must not leave it in a room it hears nothing of
             await self.pubsub.subscribe(self.store.channel(code))

@@ -55,6 +55,30 @@ async def test_resume_mid_deal_gives_the_same_seat_and_hand(server, aredis) -> N
         await c.close()
 
 
+async def test_a_resume_sent_again_on_the_seat_s_own_connection_changes_nothing(server, aredis) -> None:
+    """A client retrying a resume whose ack it had not seen: each one left the seat and took it again, so
+    the table was told "gone" then "back" (presence and log) and the room's version moved by two."""
+    store = Store(aredis)
+    code, clients, tokens = await seated_room(server.url, seed=9)
+    version, _room = await store.load(code)
+    for c in clients:
+        await c.wait_version(version)
+    seen = len(clients[1].messages)
+    for _ in range(5):
+        snaps = sum(m["type"] == "snapshot" for m in clients[0].messages)
+        again = await clients[0].request({"type": "resume", "code": code, "token": tokens[0]})
+        assert again == {"code": code, "seat": 0}
+        await clients[0].wait(lambda n=snaps: sum(m["type"] == "snapshot" for m in clients[0].messages) > n)
+    assert (await store.load(code))[0] == version
+    await _play_some(store, code, clients, 4, random.Random(3))  # the seat plays on
+    latest, _room = await store.load(code)
+    await clients[1].wait_version(latest)  # (presence goes out on the room's channel, before these moves)
+    assert [m for m in clients[1].messages[seen:] if m["type"] == "presence" and not m["connected"][0]] == []
+    assert not any(r.get("type") in ("gone", "back") for r in await store.log(code))
+    for c in clients:
+        await c.close()
+
+
 async def test_wrong_token_taken_seat_full_room_unknown_code(server) -> None:
     code, clients, tokens = await seated_room(server.url, humans=2, start=False)
     stranger = await Client.open(server.url)
