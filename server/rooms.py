@@ -174,9 +174,10 @@ def take_seat(room: dict[str, Any], nickname: str, seat: int | None, token_hash:
                         {"seat": seat})
     was = seats[seat]
     seats[seat] = {"kind": "human", "nickname": nickname, "token": token_hash}
-    if was["kind"] == "bot":
+    back = was.get("left") == nickname  # one who left a won match, back in the seat they gave up
+    if was["kind"] == "bot" and not back:
         seats[seat]["replaced"] = was["nickname"]
-    if was.get("left"):  # the won match's result names who played it, until the rematch
+    if was.get("left") and not back:  # the won match's result names who played it, until the rematch
         seats[seat]["left"] = was["left"]
     if room["host"] is None:
         room["host"] = seat
@@ -317,9 +318,12 @@ def leave_finished_match(room: dict[str, Any], seat: int) -> None:
     # the won match's result still names who played the seat, and the others read that they left
     room["seats"][seat] = {**bot_seat(seat), "left": room["seats"][seat]["nickname"]}
     live = room["live"]
-    for key, cleared in (("gone", None), ("away", False), ("autoplay", None), ("ready", False)):
+    for key, cleared in (("gone", None), ("away", False), ("autoplay", None)):
         live[key][seat] = cleared
     left_marks(live)[seat] = False
+    # the others asked for a rematch with this player: the table changed, they ask again (else one who
+    # had pressed was dealt a new match at once, a bot in the friend's place, nothing said)
+    live["ready"] = [False] * len(room["seats"])
     if room["host"] == seat:
         humans = [i for i, s in enumerate(room["seats"]) if s["kind"] == "human"]
         room["host"] = humans[0] if humans else None

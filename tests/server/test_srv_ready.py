@@ -4,7 +4,9 @@ still at the table is ready; a rematch after a won match keeps the room, its cod
 
 from __future__ import annotations
 
+import asyncio
 import random
+from unittest.mock import ANY
 
 import pytest
 from srv_client import Client, ServerError, game_at, play_until, replayed, seated_room, stored_state
@@ -138,12 +140,15 @@ async def test_a_player_who_leaves_a_won_match_gives_the_seat_up(server, aredis)
                                                       "left": "P0"}
     assert clients[1].room["seats"][0]["left"] == "P0"
     assert room["live"]["gone"][0] is None and not room["live"]["away"][0]
-    assert clients[1].view["ready"] == [True, True, False, True]  # a bot is always ready
+    # P1's rematch was asked with P0 at the table: withdrawn (a bot is always ready)
+    assert clients[1].view["ready"] == [True, False, False, True]
     assert clients[1].view["auto"][0] is None  # not "left": nobody is away
     back = await Client.open(server.url)  # the same person, a new page: the name is free again
     joined = await back.request({"type": "join", "code": code, "nickname": "P0"})
     assert joined["seat"] == 0
-    assert (await store.load(code))[1]["seats"][0]["left"] == "P0"  # until the rematch
+    # back in the seat given up: neither "left" nor a stand-in who "replaced Bot 1"
+    assert (await store.load(code))[1]["seats"][0] == {"kind": "human", "nickname": "P0", "token": ANY}
+    await clients[1].request({"type": "new_match"})
     await clients[2].request({"type": "new_match"})
     await back.request({"type": "new_match"})
     for c in (back, clients[1], clients[2]):
@@ -157,3 +162,25 @@ async def test_a_player_who_leaves_a_won_match_gives_the_seat_up(server, aredis)
     assert (await store.load(code))[1]["seats"][2]["kind"] == "human"
     for c in (back, clients[1]):
         await c.close()
+
+
+async def test_a_rematch_asked_for_is_not_dealt_when_the_friend_then_leaves(server, aredis) -> None:
+    """P0 asked for a rematch, then P1 left the won match: P0 was dealt a new match at once, a bot in
+    P1's seat and nothing said. The request is withdrawn; P0 reads that P1 left and asks again."""
+    store = Store(aredis)
+    code, clients, _ = await seated_room(server.url, humans=2, bots=[2, 3], seed=5)
+    version, room = await store.load(code)
+    room["game"].update(phase="match_over", match_winner=0, levels=[14, 5], turn=None)
+    assert await store.commit(code, version, room, {"kind": "test"}, "test") is not None
+    for c in clients:
+        await c.wait(lambda c=c: c.view["phase"] == "match_over")
+    ann, bo = clients
+    await ann.request({"type": "new_match"})
+    await bo.request({"type": "leave"})
+    await ann.wait(lambda: ann.room["seats"][1]["kind"] == "bot")
+    await asyncio.sleep(0.5)  # time enough for a rematch to start by itself
+    assert ann.view["phase"] == "match_over" and ann.view["ready"] == [False, True, True, True]
+    assert ann.room["seats"][1]["left"] == "P1"
+    await ann.request({"type": "new_match"})  # she wants it, with the bot
+    await ann.wait(lambda: ann.view["phase"] == "play" and ann.view["deal"] == 1)
+    await ann.close()
