@@ -274,6 +274,15 @@ def plan(room: dict[str, Any], game: Game | None) -> Step | None:
     return min(steps, key=lambda s: (s.due, s.seat)) if steps else None
 
 
+def next_deal_at(room: dict[str, Any], game: Game | None) -> float | None:
+    """At a deal's result, when the next deal starts by itself (unix seconds), else None: the result
+    counts it down (a timed table with ``auto_next`` dealt on while its players were still reading)."""
+    if game is None or game.phase != "deal_over" or halted(room) or unattended(room):
+        return None
+    step = _next_deal_step(room, room["live"]["changed"])
+    return None if step is None else round(step.due, 3)
+
+
 def _next_deal_step(room: dict[str, Any], changed: float) -> Step | None:
     """Who starts the next deal by itself, if anyone: a table without people (bots and AIs); the ready
     check once nobody is waited for (everyone pressed, is away, or is on auto-play: then after its
@@ -321,8 +330,8 @@ def _seat_step(room: dict[str, Any], seat: int, changed: float) -> Step | None:
 
 
 __all__ = [
-    "Step", "plan", "stamp", "new_live", "left_marks", "taken_over", "unattended", "resume", "controller",
-    "halted", "halt", "unhalt", "outage_passed", "make_good",
+    "Step", "plan", "next_deal_at", "stamp", "new_live", "left_marks", "taken_over", "unattended", "resume",
+    "controller", "halted", "halt", "unhalt", "outage_passed", "make_good",
     "auto_marks", "takeover_times", "timed_out", "acted",
     "TIMEOUTS_TO_AUTOPLAY", "TIMEOUT_AUTOPLAY_INTERVAL", "AUTO_INTERVALS",
     "BOT", "AUTOPLAY", "AWAY", "TIMER", "AI_FALLBACK", "GRACE", "NEXT_DEAL", "REMATCH",

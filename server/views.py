@@ -26,7 +26,7 @@ from typing import Any
 from engine import Game
 
 from . import counter, ready, story
-from .autopilot import auto_marks, takeover_times, unattended
+from .autopilot import auto_marks, next_deal_at, takeover_times, unattended
 
 View = dict[str, Any]
 EMPTY_VIEW: View = {}
@@ -76,6 +76,7 @@ def view_for(room: dict[str, Any], game: Game | None, seat: int | None) -> View:
     view["autoplay"] = None if seat is None else live["autoplay"][seat]
     story.add_to_view(view, room, game, seat)
     view["ready"] = ready.marks(room, view["phase"])
+    view["next_deal_at"] = next_deal_at(room, game)
     view["match"] = match_record(game)
     if seat is not None and room["settings"].get("counter"):
         view["counter"] = counter.unseen(view)

@@ -23,8 +23,8 @@ export const TEXT = {
     retryNow: "立即重连", replaced: "这个座位已在另一个标签页或设备上打开。", takeBack: "在这里继续",
     lost: "无法回到原来的座位：{reason}", connected: "在线", offline: "离线", offlineWait: "掉线中",
     autoPlayer: "托管", autoDropout: "掉线托管", autoLeft: "已离开·托管", yourHand: "你的手牌", canReturn: "可还", received: "刚收到的贡牌", receivedShort: "贡", receivedBack: "刚还回来的牌", receivedBackShort: "还",
-    takeover: "{from}出完了，{to}接风", takeoverMe: "你来接风",
-    leadPasses: "{from}出完了，由{to}出牌", leadPassesMe: "{from}出完了，由你出牌",
+    takeover: "{from} 出完了，{to} 接风", takeoverMe: "你来接风",
+    leadPasses: "{from} 出完了，由 {to} 出牌", leadPassesMe: "{from} 出完了，由你出牌",
     leaveTitle: "离开牌桌？", leaveStay: "留下",
     leaveText: "离开后机器人立即替你出牌。座位会为你保留：回到首页点「继续房间 {code} 的牌局」即可回来接着打。",
     returnCard: "还贡", chooseReturn: "选一张绿色高亮的牌还给 {name}", waitReturn: "等待 {names} 还贡",
@@ -43,7 +43,7 @@ export const TEXT = {
     reason: "说明", colon: "：", you: "你", spectator: "观战中：看不到任何人的手牌", language: "English", leave: "离开",
     backToLobby: "返回大厅", deadline: "剩余", wild: "逢人配", wildShort: "配", levelShort: "级",
     lastPlay: "上一手", passed: "过", finished: "已出完", roomCode: "房间号", joinLink: "邀请链接",
-    lobby: "大厅", levels: "级别", winner: "胜方", botSpeed: "机器人速度", timerNote: "时间到时，系统替你走“建议”的那一步（可能过牌，也可能出炸弹或王）；连续两次超时会自动托管。", advanced: "更多设置",
+    lobby: "大厅", levels: "级别", winner: "胜方", botSpeed: "机器人出牌间隔", timerNote: "时间到时，系统替你走“建议”的那一步（可能过牌，也可能出炸弹或王）；连续两次超时会自动托管。还贡限时 20 秒。", advanced: "更多设置",
     botLevel: "机器人水平", botNames: { heuristic: "标准", strong: "高手（想得更久）", random: "随机" },
     seed: "洗牌种子（可选，用于复盘）", resume: "继续游戏", resumeRoom: "继续房间 {code} 的牌局",
     needNickname: "请先填写昵称", needCode: "请填写 6 位房间号", needCards: "先点选要出的牌",
@@ -54,8 +54,9 @@ export const TEXT = {
     seatLinkWarn: "这个链接就是你的座位：在另一台设备或浏览器打开它，就回到这个座位（这里会让出）。别发给别人。", seatLinkQr: "你的座位链接的二维码", otherAddresses: "其他地址",
     inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
-    lockTable: "锁定牌桌：机器人不再让座（新来的人可以观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
-    tookOver: "{name} 接替了{bot}", replacedBot: "接替{bot}", removedByHost: "房主请{name}离开了座位", emptyBotAtStart: "空位 · 开始时补机器人",
+    nextDealIn: "自动开始下一局",
+    lockTable: "锁定牌桌：机器人不再让座（新来的人只能坐空位或观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
+    tookOver: "{name} 接替了 {bot}", replacedBot: "接替 {bot}", removedByHost: "房主请 {name} 离开了座位", emptyBotAtStart: "空位 · 开始时补机器人",
     bigJoker: "大王", smallJoker: "小王", listSep: "、",
     watchingNames: "观战：{names}", watchingCount: "{n} 人观战", andMore: "等 {n} 人", nowWatching: "{name} 正在观战",
     waitReady: "等待 {names} 准备", waitRematch: "等待 {names} 同意再来一场", readyDone: "已准备",
@@ -123,7 +124,7 @@ export const TEXT = {
     language: "中文", leave: "Leave", backToLobby: "Back to lobby", deadline: "left", wild: "wild",
     wildShort: "W", levelShort: "L", lastPlay: "Last play", passed: "pass", finished: "out",
     roomCode: "Room code", joinLink: "Invite link", lobby: "Lobby", levels: "Levels", winner: "Winner",
-    botSpeed: "Bot speed", timerNote: "When time runs out, the suggested move is made for you (a pass, or a play that may be a bomb or a joker); two timeouts in a row turn auto-play on.", advanced: "More settings",
+    botSpeed: "Bot delay", timerNote: "When time runs out, the suggested move is made for you (a pass, or a play that may be a bomb or a joker); two timeouts in a row turn auto-play on. Returning a tribute card has 20 s.", advanced: "More settings",
     botLevel: "Bot level", botNames: { heuristic: "Standard", strong: "Strong (thinks longer)", random: "Random" }, seed: "Shuffle seed (optional, for replays)",
     resume: "Resume", resumeRoom: "Resume the game in room {code}", needNickname: "Enter a nickname first",
     needCode: "Enter the 6-character room code", needCards: "Tap the cards to play first",
@@ -140,7 +141,8 @@ export const TEXT = {
     otherAddresses: "Other addresses",
     inviteLocal: "Only this computer can open this link. For friends on your network, start the server with "
       + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",
-    lockTable: "Lock the table: bots keep their seats (newcomers can still watch)",
+    nextDealIn: "Next deal starts in",
+    lockTable: "Lock the table: bots keep their seats (newcomers may take an empty seat, or watch)",
     tableLocked: "The host locked the table: bots keep their seats",
     tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", removedByHost: "the host removed {name}", emptyBotAtStart: "empty · a bot at the start",
     bigJoker: "BIG", smallJoker: "SMALL", listSep: ", ",
@@ -185,8 +187,24 @@ let lang = initialLang();
 /** A label; `{name}` placeholders are filled from `vars`. */
 export function t(key, vars) {
   let s = (TEXT[lang] && TEXT[lang][key]) ?? TEXT.en[key] ?? key;
-  if (vars && typeof s === "string") s = s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
+  if (vars && typeof s === "string") s = lang === "zh" ? fillZh(s, vars) : s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? ""));
   return s;
+}
+
+const HAN = /[\u4e00-\u9fff]/;
+
+/**
+ * A Chinese template filled in: the spaces that set a name or number apart from the characters around it
+ * ("等待 Bella 出牌", "第 3 局") go where the value meets a character itself ("你有两张大王", not "你 有").
+ */
+function fillZh(s, vars) {
+  return s.replace(/( ?)\{(\w+)\}( ?)/g, (match, pre, k, post, at, whole) => {
+    const v = String(vars[k] ?? "");
+    const before = whole[at - 1], after = whole[at + match.length];
+    const left = pre && HAN.test(before ?? "") && HAN.test(v[0] ?? "") ? "" : pre;
+    const right = post && HAN.test(after ?? "") && HAN.test(v[v.length - 1] ?? "") ? "" : post;
+    return left + v + right;
+  });
 }
 
 /** A label from one of the sub-tables (kinds, presets); undefined when there is none. */

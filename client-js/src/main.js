@@ -831,7 +831,8 @@ function resultPanel(view) {
       leftoverBlock(view),
       h("button", { class: "small", "data-testid": "result-history", onclick: () => toggleHistory(true) }, t("history")),
       // kept in sight at the panel's foot while the rest scrolls (a phone shows only part of the result)
-      h("div", { class: "result-foot" }, readyControls(view, { seatName, act, leave, autoOn: autoOn(view), stopAuto: () => setAuto(false), leavers: leavers() }))));
+      h("div", { class: "result-foot" }, readyControls(view, { seatName, act, leave, autoOn: autoOn(view), stopAuto: () => setAuto(false), leavers: leavers(),
+          countdown }))));
 }
 
 /** Auto-play as the switch shows it: the player's pending choice, else the server's. */

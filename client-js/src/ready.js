@@ -15,7 +15,8 @@ export function waitingFor(view) {
  * counted ready by the server and the result covers the switch: they are told, and may stop it here.
  * `leavers`: the seats whose players left the won match ({ seat, name }), each told with who sits there now.
  */
-export function readyControls(view, { seatName, act, leave, autoOn = false, stopAuto = () => {}, leavers = [] }) {
+export function readyControls(view, { seatName, act, leave, autoOn = false, stopAuto = () => {}, leavers = [],
+  countdown = () => null }) {
   const me = view.seat;
   const seated = me !== null && me !== undefined;
   const over = view.phase === "match_over";
@@ -27,10 +28,14 @@ export function readyControls(view, { seatName, act, leave, autoOn = false, stop
     ? t(over ? "waitRematch" : "waitReady", { names: others.map(seatName).join(t("listSep")) })
     : t(over ? "othersRematch" : "othersReady");
   const line = waiting.length ? h("p", { class: "hint ready-line", "data-testid": "ready-waiting", text }) : null;
+  // the server deals on by itself (a timed room's auto_next, auto-play): say when, counted down
+  const soon = !over && view.next_deal_at != null
+    ? h("p", { class: "hint", "data-testid": "next-deal-in" }, t("nextDealIn"), " ", countdown(view.next_deal_at, "next-deal-countdown"))
+    : null;
   // someone left the won match: "everyone else wants a rematch" counted the bot in their seat
   const gone = over ? leavers.map(({ seat, name }) => h("p", { class: "hint", "data-testid": `left-match-${seat}`,
     text: t("leftMatch", { name, now: seatName(seat) }) })) : [];
-  if (!seated) return [...gone, line || h("p", { class: "hint", text: t(over ? "matchOver" : "waitNext") })];
+  if (!seated) return [...gone, line || h("p", { class: "hint", text: t(over ? "matchOver" : "waitNext") }), soon];
   const main = over
     ? h("button", { class: "primary", "data-testid": "rematch", disabled: pressed, onclick: () => act({ type: "new_match" }) },
       pressed ? t("rematchAsked") : t("rematch"))
@@ -40,6 +45,6 @@ export function readyControls(view, { seatName, act, leave, autoOn = false, stop
     ? h("p", { class: "hint auto-line", "data-testid": "result-auto" }, t("autoStillOn"), " ",
       h("button", { class: "small", "data-testid": "result-auto-stop", onclick: stopAuto }, t("autoStop")))
     : null;
-  return [auto, ...gone, line, h("div", { class: "row center" }, main,
+  return [auto, ...gone, line, soon, h("div", { class: "row center" }, main,
     over ? h("button", { "data-testid": "back-to-lobby", onclick: leave }, t("backToLobby")) : null)];
 }

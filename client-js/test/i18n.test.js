@@ -29,6 +29,18 @@ test("placeholders are filled, and English is the fallback", () => {
   assert.equal(t("no-such-label"), "no-such-label");
 });
 
+test("a Chinese name meets the characters around it without a space, a Latin one or a number with one", () => {
+  setLang("zh");
+  assert.equal(t("refused", { names: "你" }), "抗贡：你有两张大王，本局不进贡"); // it read "你 有两张大王"
+  assert.equal(t("refused", { names: "Bella" }), "抗贡：Bella 有两张大王，本局不进贡");
+  assert.equal(t("refused", { names: "机器人 2" }), "抗贡：机器人 2 有两张大王，本局不进贡");
+  assert.equal(t("takeover", { from: "小波", to: "机器人 2" }), "小波出完了，机器人 2 接风");
+  assert.equal(t("turnOf", { name: "安娜" }), "等待安娜出牌");
+  assert.equal(t("turnOf", { name: "Bo" }), "等待 Bo 出牌");
+  assert.equal(t("deal", { n: 3 }), "第 3 局");
+  assert.equal(t("aTryOf", { n: 2, of: 3 }), "第2/3次");
+});
+
 test("every label the client asks for is there", async () => {
   const { readFile, readdir } = await import("node:fs/promises");
   const src = new URL("../src/", import.meta.url);

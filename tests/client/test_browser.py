@@ -798,7 +798,7 @@ def test_the_lead_passing_to_a_partner_is_called_jiefeng(browser, live_server):
     assert mine.inner_text().startswith("你来接风")  # short: the turn line is narrow on a phone
     assert mine.get_attribute("data-takeover") == "yes"
     inject(page, won_by(3, 1))
-    assert page.locator("[data-testid=turn-of]").inner_text().startswith("机器人 4出完了，机器人 2接风")
+    assert page.locator("[data-testid=turn-of]").inner_text().startswith("机器人 4 出完了，机器人 2 接风")
     inject(page, {**won_by(2, 2), "counts": [27, 27, 26, 27], "finished": []})  # won it, still holds cards
     assert page.locator("[data-testid=turn-of]").get_attribute("data-takeover") is None
     page.click("[data-testid=lang]")

@@ -152,5 +152,24 @@ def test_the_levels_line_puts_the_reader_s_team_first(browser, live_server, live
         assert [c.split()[0] for c in changes] == ["Us", "Them"], changes
     first = bo.locator("[data-testid=levels-line] .level-change").first
     assert first.get_attribute("class").split()[-1] == "t1"  # Bo's team, in its colour
+    assert bo.locator("[data-testid=next-deal-in]").count() == 0  # no timer: the table waits for them
     bo_ctx.close()
     ann_ctx.close()
+
+
+def test_a_timed_room_that_deals_on_by_itself_counts_the_next_deal_down(browser, live_server, live_data):
+    """With a turn timer and "deal on by itself" the next deal began while the players were still reading
+    the result, with nothing on it saying so."""
+    code, made, _joined, ann_py, bo_py = room_of_two(live_server, 5, turn_timer=30, auto_next=True)
+    ctx, page = ann_starts(browser, live_server, code, made, ann_py, (390, 844))
+    page.wait_for_function(WAITS_ON.format(deal=1, seat=1))
+    fast_forward(live_data, code)
+    line = page.locator("[data-testid=next-deal-in]")
+    line.wait_for(timeout=10_000)
+    left = page.locator("[data-testid=next-deal-countdown]").inner_text()
+    assert line.inner_text().startswith("Next deal starts in") and left.endswith(" s")
+    assert 20 <= int(left.split()[0]) <= 30
+    page.wait_for_function("() => document.querySelector('[data-testid=next-deal-countdown]').textContent"
+                           f" !== '{left}'")  # it counts down in place
+    bo_py.close()
+    ctx.close()

@@ -428,7 +428,7 @@ def test_a_tribute_card_returned_by_the_timer_is_told_and_marked(browser, live_s
     assert page.locator("[data-testid=tribute] .card-word").all_inner_texts() == ["大王", "小王"]
     # and this seat is "you" (it read its own name as if someone else had paid or returned)
     lines = page.locator("[data-testid=tribute] .tribute-line").all_inner_texts()
-    assert lines[0].startswith("机器人 2 向 你 进贡") and lines[2].startswith("你还给 机器人 2"), lines
+    assert lines[0].startswith("机器人 2 向你进贡") and lines[2].startswith("你还给机器人 2"), lines
     page.evaluate("""() => { const g = globalThis.guandan;
         g.story.toasts = [{move: {seat: 0, type: "return", card: 4, to: 1, by: "timer"}, me: 0},
                           {move: {seat: 2, type: "return", card: 8, to: 3, by: "away"}, me: 0}];

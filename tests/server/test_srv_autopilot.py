@@ -119,8 +119,15 @@ def test_who_starts_the_next_deal() -> None:
     assert ap.plan(gone, game) is None  # everyone left: the table waits for them
     timed = room_with(["human", "bot", "human", "bot"], game, turn_timer=20.0)
     assert ap.plan(timed, game) is None  # a timer alone does not hurry anyone off the result screen
+    assert ap.next_deal_at(timed, game) is None  # nothing to count down on the result
     timed["settings"]["auto_next"] = True  # the room option: the timer starts the next deal, ready or not
     assert ap.plan(timed, game) == ap.Step(T0 + 20.0, 0, ap.NEXT_DEAL)
+    assert ap.next_deal_at(timed, game) == T0 + 20.0
+    assert views.view_for(timed, game, 2)["next_deal_at"] == T0 + 20.0
+    timed["live"]["gone"] = [T0, None, T0, None]  # everyone left: no countdown to a deal that waits
+    timed["live"]["away"] = [True, False, True, False]
+    assert ap.next_deal_at(timed, game) is None
+    assert ap.next_deal_at(timed, Game.new(1)) is None  # only at a result
 
 
 def test_the_ready_check_waits_for_every_person_here() -> None:
