@@ -4,7 +4,7 @@
 import en from "../../docs/rules.md";
 import zh from "../../docs/rules.zh.md";
 import { h } from "./dom.js";
-import { currentLang, setLang, t, tIn } from "./i18n.js";
+import { TEXT, currentLang, setLang, t, tIn } from "./i18n.js";
 import { renderMarkdown } from "./markdown.js";
 
 /** The presets a room may be created with, as engine/rules.py names them (a test keeps them equal). */
@@ -42,9 +42,32 @@ function article(lang) {
     const el = h("article", { class: "rules-doc", lang: lang === "zh" ? "zh-CN" : "en", "data-testid": "rules-doc",
       "data-static": `rules-${lang}` });
     el.innerHTML = renderMarkdown(SOURCES[lang], PREFIX, OTHER_DOC);
+    namePresets(el, lang);
     rendered[lang] = el;
   }
   return rendered[lang].cloneNode(true);
+}
+
+/**
+ * The presets by the names the create form gives them: the documents head each preset's section and
+ * column with its code (`nanjing`: the ids and the protocol's word), which a player who chose "南京"
+ * did not recognise. The code stays beside the name, smaller. The presets' table (one column each) is
+ * marked wide: it may take the screen's width, its first column kept in sight while it scrolls.
+ */
+function namePresets(el, lang) {
+  const names = TEXT[lang].presets;
+  const label = (code) => [document.createTextNode(`${names[code]} `), h("code", { class: "preset-code", text: code })];
+  for (const heading of el.querySelectorAll("h3")) {
+    const code = heading.textContent.trim();
+    if (PRESETS.includes(code)) heading.replaceChildren(...label(code));
+  }
+  for (const table of el.querySelectorAll("table")) {
+    const head = [...(table.tHead?.rows[0]?.cells || [])];
+    const named = head.filter((cell) => PRESETS.includes(cell.textContent.trim()));
+    if (!named.length) continue;
+    for (const cell of named) cell.replaceChildren(...label(cell.textContent.trim()));
+    table.classList.add("wide");
+  }
 }
 
 function scrollToRoute() {

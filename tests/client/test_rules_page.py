@@ -183,3 +183,29 @@ def test_what_the_timer_played_for_a_player_reading_the_rules_is_said_there(brow
     assert toast.inner_text().startswith("时间到")
     assert page.locator("[data-testid=rules-doc]").is_visible()  # still reading
     ctx.close()
+
+
+def test_the_presets_go_by_the_form_s_names_and_their_table_fits_the_screen(browser, live_server):
+    """The Chinese page headed each preset, and titled its column, with the code (`nanjing`), which a
+    player who chose "南京" did not recognise; on a phone the table showed one preset and scrolled the
+    options' names away, on a desktop it scrolled sideways in a narrow column beside empty space."""
+    for size, lang, name in (((390, 844), "zh", "南京"), ((1280, 800), "en", "Nanjing")):
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        ctx.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+        page = ctx.new_page()
+        page.goto(live_server + "/#rules-nanjing")
+        heading_in_view(page, "rules-nanjing")
+        assert page.locator("#rules-nanjing").inner_text().split() == [name, "nanjing"]
+        table = page.locator("[data-testid=rules-doc] table.wide")
+        assert table.count() == 1 and name in table.locator("th").all_inner_texts()[4]
+        widths = table.evaluate("t => [t.clientWidth, t.scrollWidth, innerWidth]")
+        if lang == "en":  # a desktop: the whole table, no sideways scrolling
+            assert widths[0] == widths[1] <= widths[2]
+        else:  # a phone: it scrolls, the option's name stays where it was
+            assert widths[1] > widths[0]
+            first = table.locator("tbody tr").first.locator("td").first
+            left = first.bounding_box()["x"]
+            table.evaluate("t => { t.scrollLeft = 300; }")
+            assert abs(first.bounding_box()["x"] - left) < 1
+            assert first.is_visible()
+        ctx.close()
