@@ -55,6 +55,7 @@ export const TEXT = {
     inviteLocal: "这个链接只有本机能打开。要和同一网络里的朋友玩，请用 bash scripts/run.sh --host 0.0.0.0 启动服务器；"
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
     nextDealIn: "自动开始下一局",
+    nowHost: "房主离开了，现在由你当房主",
     lockTable: "锁定牌桌：机器人不再让座（新来的人只能坐空位或观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
     tookOver: "{name} 接替了 {bot}", replacedBot: "接替 {bot}", removedByHost: "房主请 {name} 离开了座位", emptyBotAtStart: "空位 · 开始时补机器人",
     bigJoker: "大王", smallJoker: "小王", listSep: "、",
@@ -142,6 +143,7 @@ export const TEXT = {
     inviteLocal: "Only this computer can open this link. For friends on your network, start the server with "
       + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",
     nextDealIn: "Next deal starts in",
+    nowHost: "The host left: you are the host now",
     lockTable: "Lock the table: bots keep their seats (newcomers may take an empty seat, or watch)",
     tableLocked: "The host locked the table: bots keep their seats",
     tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", removedByHost: "the host removed {name}", emptyBotAtStart: "empty · a bot at the start",

@@ -104,6 +104,9 @@ const conn = new Connection(`${wsScheme}://${location.host}/ws`, {
     const before = ui.room;
     ui.room = room;
     for (const seat of takenOver(before, room)) flash(t("tookOver", { name: room.seats[seat].nickname, bot: botName(seat) }));
+    // the host left and the role fell to this seat: it now has Start and the host's controls, unannounced before
+    const me = conn.room.seat;
+    if (before && before.host !== room.host && room.host === me && me !== null && me !== undefined) flash(t("nowHost"));
     render();
   },
   onPresence(p) {

@@ -224,3 +224,20 @@ def test_the_host_of_a_full_table_brings_a_friend_across_to_partner_them(browser
     assert len(hand_of(bo)) == 27 and view_of(bo)["seat"] == 2
     for page in (host, bo, cy):
         page.context.close()
+
+
+def test_a_friend_the_host_role_falls_to_is_told(browser, live_server):
+    """The host left the lobby: the friend silently got the host's badge and Start, nothing said."""
+    host = browser.new_context(viewport=PHONE).new_page()
+    host.goto(live_server + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    host.click("[data-testid=create]")
+    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    guest = join_by_link(browser, link, "小波")
+    guest.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 1")
+    assert guest.locator("[data-testid=start]").count() == 0
+    host.click("[data-testid=leave]")
+    guest.wait_for_selector("[data-testid=start]", timeout=10_000)
+    assert guest.locator("[data-testid=message]").inner_text() == "房主离开了，现在由你当房主"
+    for page in (host, guest):
+        page.context.close()
