@@ -319,6 +319,13 @@ async function joinRoom(spectator = false) {
   if (result) enterRoom({ ...result, code, watch: spectator ? nickname : null });
 }
 
+/** A spectator takes a free seat in the lobby under the name they watch by. */
+async function sitFromWatching(seat) {
+  const { code, watch: nickname } = conn.room;
+  const result = await act({ type: "join", code, nickname, seat });
+  if (result) enterRoom({ ...result, code });
+}
+
 function enterRoom(result) {
   conn.adoptSeat(result.code, result.seat, result.token, result.watch);
   for (const a of result.ai || []) rememberAiPath(result.code, a.seat, a.path);
@@ -404,6 +411,7 @@ function lobbyScreen() {
 function roomLobby() {
   const room = ui.room;
   const me = conn.room?.seat;
+  const sitDown = conn.room?.watch ? sitFromWatching : null;
   const isHost = room.host === me && me !== null && me !== undefined;
   const paths = aiPaths(room.code);
   const settings = room.settings || {};
@@ -421,7 +429,7 @@ function roomLobby() {
         s.kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null,
         i === room.host ? h("span", { class: "badge", text: t("host") }) : null,
         i === me ? h("span", { class: "badge you", text: t("you") }) : null,
-        seatActions(room, i, me, { act, addAi, seatName })),
+        seatActions(room, i, me, { act, addAi, seatName, sitDown })),
       aiUrl ? h("div", { class: "ai-url" },
         h("span", { class: "field-label", text: t("aiUrlHint") }),
         h("div", { class: "row" },
@@ -434,7 +442,8 @@ function roomLobby() {
     h("section", { class: "panel" },
       h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
-      room.seats.some((s) => canSit(s, me)) ? h("p", { class: "hint", "data-testid": "sit-hint", text: t("sitHint") }) : null,
+      room.seats.some((s) => canSit(room, s, me)) && (sitDown || (me !== null && me !== undefined))
+        ? h("p", { class: "hint", "data-testid": "sit-hint", text: t("sitHint") }) : null,
       settingsLine(settings),
       lobbyWatchers(ui.presence)),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))

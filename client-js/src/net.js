@@ -294,8 +294,10 @@ export class Connection {
   /** Remember the seat taken by create/join (`watch`: a spectator's nickname, to watch again). */
   adoptSeat(code, seat, token, watch = null) {
     this.room = { code, seat, token, watch };
-    if (token) saveSeat(code, seat, token);
-    else if (watch) localStorage.setItem(watchKey(code), watch);
+    if (token) {
+      saveSeat(code, seat, token);
+      localStorage.removeItem(watchKey(code)); // a spectator who sat down: a reload resumes the seat
+    } else if (watch) localStorage.setItem(watchKey(code), watch);
   }
 
   leaveRoom() {

@@ -9,12 +9,16 @@ function button(testid, label, onclick, title = null) {
   return h("button", { class: "small", "data-testid": testid, title, onclick }, label);
 }
 
-/** Whether ``me`` (a seat number, or null for a spectator) may sit in the seat ``s``. */
-export function canSit(s, me) {
-  return me !== null && me !== undefined && (s.kind === "empty" || s.kind === "bot");
+/** Whether ``me`` (a seat number, or null for a spectator) may sit in the seat ``s`` of ``room``: a seated
+ * person moves to an empty seat or a bot's; a spectator joins there as the server lets a newcomer, an
+ * empty seat or, on a table not locked, a bot's (they had to leave and join again with the code). */
+export function canSit(room, s, me) {
+  if (me === null || me === undefined) return s.kind === "empty" || (s.kind === "bot" && !room.locked);
+  return s.kind === "empty" || s.kind === "bot";
 }
 
-/** The buttons of seat ``i`` for ``me``; `deps`: { act, addAi, seatName }. Null when there are none. */
+/** The buttons of seat ``i`` for ``me``; `deps`: { act, addAi, seatName, sitDown } (``sitDown(i)``: a
+ * spectator takes the seat, or null when this page does not watch). Null when there are none. */
 export function seatActions(room, i, me, deps) {
   const s = room.seats[i];
   const isHost = room.host === me && me !== null && me !== undefined;
@@ -24,8 +28,9 @@ export function seatActions(room, i, me, deps) {
     && room.seats[across].kind !== "ai";
   const name = { name: deps.seatName(i) };
   const buttons = [
-    canSit(s, me) ? button(`sit-${i}`, t("sitHere"), () => deps.act({ type: "sit", seat: i }),
-      t("sitHereTitle", { n: i + 1, team: teamOf(i) + 1 })) : null,
+    canSit(room, s, me) && (me !== null && me !== undefined || deps.sitDown)
+      ? button(`sit-${i}`, t("sitHere"), () => (deps.sitDown ? deps.sitDown(i) : deps.act({ type: "sit", seat: i })),
+        t("sitHereTitle", { n: i + 1, team: teamOf(i) + 1 })) : null,
     partner ? button(`partner-${i}`, t("partnerMe"), () => deps.act({ type: "swap", seats: [i, across] }),
       t("partnerMeTitle", name)) : null,
     isHost && s.kind === "empty" ? button(`add-bot-${i}`, t("addBot"), () => deps.act({ type: "add_bot", seat: i })) : null,

@@ -241,3 +241,28 @@ def test_a_friend_the_host_role_falls_to_is_told(browser, live_server):
     assert guest.locator("[data-testid=message]").inner_text() == "房主离开了，现在由你当房主"
     for page in (host, guest):
         page.context.close()
+
+
+def test_a_spectator_sits_down_in_a_free_seat_of_the_lobby(browser, live_server):
+    """A spectator saw the seat the host had just freed but could not take it: only Leave, then Join with
+    the code. They sit down under the name they watch by, and a reload keeps the seat."""
+    host = browser.new_context(viewport=PHONE).new_page()
+    host.goto(live_server + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
+    host.click("[data-testid=create]")
+    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    watcher = browser.new_context(viewport=PHONE).new_page()
+    watcher.goto(link)
+    watcher.fill("[data-testid=join-form] [data-testid=nickname]", "小五")
+    watcher.click("[data-testid=watch]")
+    watcher.wait_for_selector("[data-testid=sit-2]", timeout=10_000)
+    assert watcher.locator("[data-testid=sit-hint]").is_visible()
+    assert watcher.locator("[data-testid=sit-0]").count() == 0  # the host's seat is not free
+    watcher.click("[data-testid=sit-2]")
+    watcher.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 2")
+    host.wait_for_function("() => globalThis.guandan.ui.room.seats[2].nickname === '小五'")
+    assert host.locator("[data-testid=watchers]").count() == 0  # no longer watching
+    watcher.reload()
+    watcher.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 2")
+    for page in (host, watcher):
+        page.context.close()
