@@ -43,6 +43,7 @@ function article(lang) {
       "data-static": `rules-${lang}` });
     el.innerHTML = renderMarkdown(SOURCES[lang], PREFIX, OTHER_DOC);
     namePresets(el, lang);
+    dropForDevelopers(el);
     rendered[lang] = el;
   }
   return rendered[lang].cloneNode(true);
@@ -67,6 +68,24 @@ function namePresets(el, lang) {
     if (!named.length) continue;
     for (const cell of named) cell.replaceChildren(...label(cell.textContent.trim()));
     table.classList.add("wide");
+  }
+}
+
+// the documents' sections for those who write clients (the protocol's options, JSON): not the players'
+const DEVELOPERS_ONLY = ["房间选项", "room-options"].map((id) => PREFIX + id);
+
+/** The rules page without the developers' sections (and their lines in the contents). */
+function dropForDevelopers(el) {
+  for (const id of DEVELOPERS_ONLY) {
+    const heading = el.querySelector(`h2[id="${id}"]`);
+    if (!heading) continue;
+    el.querySelector(`a[href="#${id}"]`)?.closest("li")?.remove();
+    for (let next = heading.nextElementSibling; next && next.tagName !== "H2";) {
+      const after = next.nextElementSibling;
+      next.remove();
+      next = after;
+    }
+    heading.remove();
   }
 }
 
