@@ -319,7 +319,7 @@ async function joinRoom(spectator = false) {
   if (result) enterRoom({ ...result, code, watch: spectator ? nickname : null });
 }
 
-/** A spectator takes a free seat in the lobby under the name they watch by. */
+/** A spectator takes a free seat (in the lobby) or a bot's (mid-match) under the name they watch by. */
 async function sitFromWatching(seat) {
   const { code, watch: nickname } = conn.room;
   const result = await act({ type: "join", code, nickname, seat });
@@ -704,6 +704,10 @@ function seatBox(view, seat, position) {
       seat === view.seat ? [h("span", { class: "badge you", text: t("you") }), chatButton()] : null,
       kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null),
     replacedTag(seat),
+    // a spectator takes a bot's seat mid-match, the one they choose (joining gave them the first bot's)
+    kind === "bot" && view.seat == null && conn.room?.watch && !ui.room?.locked
+      ? h("button", { class: "small sit", "data-testid": `sit-${seat}`, onclick: () => sitFromWatching(seat),
+        title: t("sitHereTitle", { n: seat + 1, team: teamOf(seat) + 1 }) }, t("sitHere")) : null,
     h("div", { class: "meta" },
       h("span", { class: `count ${count <= 10 && count > 0 ? "low" : ""}`, "data-testid": `count-${seat}` },
         h("strong", { text: count }), ` ${t(count === 1 ? "card" : "cards")}`),

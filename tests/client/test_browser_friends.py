@@ -266,3 +266,24 @@ def test_a_spectator_sits_down_in_a_free_seat_of_the_lobby(browser, live_server)
     watcher.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 2")
     for page in (host, watcher):
         page.context.close()
+
+
+def test_a_spectator_takes_the_bot_seat_they_choose_mid_match(browser, live_server):
+    """Joining a started game put a friend in the first bot's seat, maybe on the other team, with no
+    choice; watching, they saw the bots but could not take one. Now they sit where they choose."""
+    host = browser.new_context(viewport=PHONE).new_page()
+    start_with_bots(host, live_server, "安娜")
+    code = host.evaluate("() => globalThis.guandan.conn.room.code")
+    watcher = browser.new_context(viewport=PHONE).new_page()
+    watcher.goto(f"{live_server}/?room={code}")
+    watcher.fill("[data-testid=join-form] [data-testid=nickname]", "小五")
+    watcher.click("[data-testid=watch]")
+    watcher.wait_for_selector("[data-testid=sit-2]", timeout=10_000)  # the host's partner's seat
+    assert watcher.locator("[data-testid=sit-0]").count() == 0  # a person's seat is not offered
+    assert_fits(watcher)
+    watcher.click("[data-testid=sit-2]")
+    watcher.wait_for_function("() => globalThis.guandan.ui.state?.view?.seat === 2", timeout=10_000)
+    assert len(hand_of(watcher)) > 0
+    host.wait_for_function("() => globalThis.guandan.ui.room.seats[2].nickname === '小五'")
+    for page in (host, watcher):
+        page.context.close()
