@@ -21,6 +21,15 @@ def join_by_link(browser, link: str, nickname: str):
     return page
 
 
+def hosted_room(browser, base: str, nickname: str = "安娜"):
+    """A phone that created a room (in the lobby), and the room's invite link."""
+    host = browser.new_context(viewport=PHONE).new_page()
+    host.goto(base + "/")
+    host.fill("[data-testid=create-form] [data-testid=nickname]", nickname)
+    host.click("[data-testid=create]")
+    return host, host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+
+
 def seat_of(page) -> int | None:
     return page.evaluate("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat")
 
@@ -111,11 +120,7 @@ def test_friends_sit_by_the_link_and_a_latecomer_takes_a_bots_seat_mid_deal(brow
 def test_the_host_removes_a_person_from_the_lobby_who_is_told_so_and_may_join_again(browser, live_server):
     """The host could free a bot's seat but not one a stranger with the code, or a friend who never came
     back, sat in: a lobby that could not start without a new room."""
-    host = browser.new_context(viewport=PHONE).new_page()
-    host.goto(live_server + "/")
-    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
-    host.click("[data-testid=create]")
-    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    host, link = hosted_room(browser, live_server)
     code = host.locator("[data-testid=room-code]").inner_text()
     guest = join_by_link(browser, link, "陌生人")
     host.wait_for_selector("[data-testid=remove-player-1]")
@@ -202,11 +207,7 @@ def test_a_player_takes_the_seat_to_another_device_with_the_seat_link(browser, l
 
 def test_the_host_of_a_full_table_brings_a_friend_across_to_partner_them(browser, live_server):
     """With every seat taken nobody could move ("Sit here" needs an empty or a bot's seat)."""
-    host = browser.new_context(viewport=PHONE).new_page()
-    host.goto(live_server + "/")
-    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
-    host.click("[data-testid=create]")
-    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    host, link = hosted_room(browser, live_server)
     bo, cy = join_by_link(browser, link, "小波"), join_by_link(browser, link, "小春")
     for page, seat in ((bo, 1), (cy, 2)):
         page.wait_for_function("(s) => globalThis.guandan.conn.room?.seat === s", arg=seat)
@@ -228,11 +229,7 @@ def test_the_host_of_a_full_table_brings_a_friend_across_to_partner_them(browser
 
 def test_a_friend_the_host_role_falls_to_is_told(browser, live_server):
     """The host left the lobby: the friend silently got the host's badge and Start, nothing said."""
-    host = browser.new_context(viewport=PHONE).new_page()
-    host.goto(live_server + "/")
-    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
-    host.click("[data-testid=create]")
-    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    host, link = hosted_room(browser, live_server)
     guest = join_by_link(browser, link, "小波")
     guest.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 1")
     assert guest.locator("[data-testid=start]").count() == 0
@@ -246,11 +243,7 @@ def test_a_friend_the_host_role_falls_to_is_told(browser, live_server):
 def test_a_spectator_sits_down_in_a_free_seat_of_the_lobby(browser, live_server):
     """A spectator saw the seat the host had just freed but could not take it: only Leave, then Join with
     the code. They sit down under the name they watch by, and a reload keeps the seat."""
-    host = browser.new_context(viewport=PHONE).new_page()
-    host.goto(live_server + "/")
-    host.fill("[data-testid=create-form] [data-testid=nickname]", "安娜")
-    host.click("[data-testid=create]")
-    link = host.locator("[data-testid=join-link]").get_attribute("href", timeout=10_000)
+    host, link = hosted_room(browser, live_server)
     watcher = browser.new_context(viewport=PHONE).new_page()
     watcher.goto(link)
     watcher.fill("[data-testid=join-form] [data-testid=nickname]", "小五")
