@@ -68,7 +68,7 @@ TURN_TIMER = 5.0  # every other room has a turn timer
 # leftovers, what was played in one's name, the ready check, the card counter, the match record) told
 # from the same plays
 LIVE_KEYS = ("auto", "deadlines", "deadline", "autoplay", "history", "leftover", "in_your_name", "ready",
-             "counter", "match", "takeover", "paused")
+             "counter", "match", "takeover", "paused", "next_deal_at")
 RETRY = ("unavailable", "busy", "rate_limited")  # a request refused for now, not for good
 
 

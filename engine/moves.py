@@ -369,8 +369,22 @@ def play_groups(
     groups: dict[tuple[str, int], list[Shape]] = {}
     idx = HandIndex(_hand_codes(hand), level)
     for shape in _shapes(idx, resolve_rules(rules), top, lower_readings=False):
+        if shape.kind == STRAIGHT and not shape.wilds and _flush_only(idx, shape):
+            continue  # its cards make a straight flush only: ``expand`` gives nothing (a caller's [0] failed)
         groups.setdefault((shape.kind, shape.value), []).append(shape)
     return groups
+
+
+def _flush_only(idx: HandIndex, shape: Shape) -> bool:
+    """A straight of natural cards whose every rank is held in one and the same suit alone."""
+    counts = idx.counts
+    suits = set()
+    for r, _ in shape.naturals:
+        held = [s for s in range(4) if counts[(r - 2) * 4 + s]]
+        if len(held) != 1:
+            return False
+        suits.add(held[0])
+    return len(suits) == 1
 
 
 def _hand_codes(hand: Iterable[int] | str) -> list[int]:

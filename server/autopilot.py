@@ -286,11 +286,12 @@ def next_deal_at(room: dict[str, Any], game: Game | None) -> float | None:
 def _next_deal_step(room: dict[str, Any], changed: float) -> Step | None:
     """Who starts the next deal by itself, if anyone: a table without people (bots and AIs); the ready
     check once nobody is waited for (everyone pressed, is away, or is on auto-play: then after its
-    interval); a timed table with ``auto_next`` when its turn timer runs out, ready or not. (A table
-    whose people all left never gets here: ``plan``.)"""
+    interval); a timed table with ``auto_next`` when its turn timer runs out, ready or not. A table
+    whose people all left gets here only with an external AI still connected (``plan``): it plays on
+    like a table without people (it stood at the result for ever, the AIs waiting)."""
     settings = room["settings"]
     people = [s for s in SEATS if _kind(room, s) == "human"]
-    if not people:
+    if all(room["live"]["away"][s] for s in people):
         first = next((s for s in SEATS if _kind(room, s) == "bot"), 0)
         return Step(changed + settings["bot_delay"], first, NEXT_DEAL)
     found = ready.due(room, "deal_over", changed)

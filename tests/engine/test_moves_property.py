@@ -8,8 +8,9 @@ from itertools import product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Rules, beats, classify, legal_plays
+from engine import Rules, beats, classify, legal_plays, parse_cards, play_groups
 from engine.cards import full_deck
+from engine.moves import HandIndex, expand
 
 SLOW_OR_FILTERED = [HealthCheck.filter_too_much, HealthCheck.too_slow]  # a busy CI machine is not a bug
 
@@ -118,3 +119,37 @@ def test_dense_following_plays_equal_brute_force(hand, other, level, wilds, data
     got = legal_plays(hand, level, top)
     assert len(got) == len(set(got))
     assert set(got) == brute_force(hand, level, top)
+
+
+@st.composite
+def suited_hands(draw):
+    """Runs of one suit (each card once or twice) and a few others: straights that are flushes only."""
+    start = draw(st.integers(2, 10))
+    suit = draw(st.integers(0, 3))
+    run = [(r - 2) * 4 + suit for r in range(start, start + 5)]
+    return run + draw(st.lists(st.sampled_from(run + DECK[:52]), max_size=5).filter(
+        lambda more: max(Counter(run + more).values()) <= 2))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=SLOW_OR_FILTERED)
+@given(st.one_of(dense_hands(), suited_hands()), dense_hands(), levels, st.integers(0, 2), st.booleans(),
+       st.data())
+def test_every_group_of_the_bots_view_expands_to_legal_plays(hand, other, level, wilds, follow, data):
+    """play_groups offered a straight of five same-suit cards held in no other suit, which ``expand``
+    (rightly: a straight flush only) turned into nothing: a caller taking the first play crashed."""
+    hand = _rigged(hand, level, wilds)
+    top = data.draw(st.sampled_from(legal_plays(other, level))) if follow else None
+    legal = set(legal_plays(hand, level, top))
+    idx = HandIndex(hand, level)
+    for key, shapes in play_groups(hand, level, top).items():
+        for shape in shapes:
+            plays = expand(idx, shape)
+            assert plays, f"{key}: {shape} expands to nothing"
+            assert set(plays) <= legal
+
+
+def test_a_straight_held_in_one_suit_alone_is_a_straight_flush_group_only():
+    hand = parse_cards("D9 DT DT DJ DQ DK S2 C3")  # 9-K: only diamonds (two 10s, both diamonds)
+    groups = play_groups(hand, 6)
+    assert ("straight_flush", 13) in groups and ("straight", 13) not in groups
+    assert ("straight", 13) in play_groups([*hand, parse_cards("CK")[0]], 6)  # a club K: a plain one too

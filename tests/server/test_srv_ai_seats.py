@@ -256,3 +256,22 @@ async def test_an_ai_answering_quicker_than_the_rate_limit_is_never_dropped(star
     assert len(by) > 3 and set(by) == {"ai"}
     assert ai.problems == []
     task.cancel()
+
+
+async def test_a_table_its_people_left_plays_on_while_an_ai_is_there(quick_server, aredis):
+    """The one person left mid-match: the deal was played out by our bot and the AI, then the table stood
+    at the result for ever (the ready check waited for the person), the AI waiting for its next deal."""
+    store = Store(aredis)
+    code, people, path = await ai_room(quick_server.url, humans=(0,), ai=1, bots=[2, 3], seed=7, ai_timeout=5)
+    ai = ProtocolClient(path[len("/game/"):], seed=3)
+    ai_task = asyncio.create_task(ai.run(f"ws://127.0.0.1:{quick_server.port}"))
+    await people[0].wait(lambda: people[0].presence and people[0].presence[1])
+    await people[0].request({"type": "start"})
+    await people[0].request({"type": "leave"})
+    await people[0].close()
+    deadline = asyncio.get_running_loop().time() + 120
+    while sum((m["type"], m["stage"]) == ("notify", "beginning") for m in ai.messages) < 2:
+        assert asyncio.get_running_loop().time() < deadline, "the second deal never began"
+        await asyncio.sleep(0.1)
+    assert (await replayed(store, code)).deal == 2 and ai.problems == []
+    ai_task.cancel()

@@ -115,8 +115,13 @@ def test_who_starts_the_next_deal() -> None:
     people["live"]["autoplay"] = [10.0, None, 8.0, None]
     assert ap.plan(people, game) == ap.Step(T0 + 8.0, 2, ap.NEXT_DEAL)  # or after the faster of slow paces
     gone = room_with(["human", "bot", "human", "bot"], game)
+    gone["live"]["gone"] = [T0 - 30, None, T0 - 30, None]
     gone["live"]["away"] = [True, False, True, False]
     assert ap.plan(gone, game) is None  # everyone left: the table waits for them
+    ais = room_with(["human", "ai", "bot", "ai"], game)  # ... unless an external AI is still there:
+    ais["live"]["gone"][0] = T0 - 30
+    ais["live"]["away"][0] = True
+    assert ap.plan(ais, game) == ap.Step(T0 + ais["settings"]["bot_delay"], 2, ap.NEXT_DEAL)  # it plays on
     timed = room_with(["human", "bot", "human", "bot"], game, turn_timer=20.0)
     assert ap.plan(timed, game) is None  # a timer alone does not hurry anyone off the result screen
     assert ap.next_deal_at(timed, game) is None  # nothing to count down on the result
