@@ -95,9 +95,9 @@ async def standalone_rate(matches: int, seed: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=200)
-    ap.add_argument("--matches", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hands", type=int, default=200, help="leading hands timed (default 200)")
+    ap.add_argument("--matches", type=int, default=3, help="standalone matches played (default 3)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the hands and matches (default 1)")
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}")
     action_list_times(args.hands, args.seed)

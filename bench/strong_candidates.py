@@ -221,8 +221,8 @@ def replay_rule(data: list[Decision], deals: int, bombs: bool) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=40)
-    ap.add_argument("--seed", default="1")
+    ap.add_argument("--deals", type=int, default=40, help="heuristic deals judged (default 40)")
+    ap.add_argument("--seed", default="1", help="seed of the deals (default 1)")
     ap.add_argument("--samples", type=int, default=30, help="sampled deals per candidate (the bot's maximum)")
     ap.add_argument("--estimate", choices=ESTIMATES, default="search",
                     help="the bot's search, fast rollouts on the real hands, or the rule of thumb on "

@@ -69,9 +69,11 @@ def show(x: float | None, spec: str = ".3f") -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=60)
-    ap.add_argument("--seed", default="1")
-    ap.add_argument("--continuation", choices=("rule", "heuristic"), default="heuristic")
+    ap.add_argument("--deals", type=int, default=60, help="heuristic deals asked (default 60)")
+    ap.add_argument("--seed", default="1", help="seed of the deals (default 1)")
+    ap.add_argument("--continuation", choices=("rule", "heuristic"), default="heuristic",
+                    help="who plays on after a departure, on the real hands: the full heuristic or its rule "
+                         "of thumb alone (default heuristic)")
     args = ap.parse_args()
     policy = (rule_of_thumb() if args.continuation == "rule" else HeuristicBot()).choose
     base = rule_of_thumb()

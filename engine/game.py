@@ -333,7 +333,7 @@ class Game:
             raise IllegalAction("wrong_phase", f"cannot {what} in phase {self.phase}",
                                 {"action": what, "phase": self.phase})
         if seat != self.turn:
-            raise IllegalAction("not_your_turn", f"it is seat {self.turn + 1}'s turn, not seat {seat + 1}'s",
+            raise IllegalAction("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s",
                                 {"action": what, "turn": self.turn})
 
     def readings(
@@ -398,7 +398,7 @@ class Game:
             raise IllegalAction("wrong_phase", f"cannot return a card in phase {self.phase}",
                                 {"action": "return", "phase": self.phase})
         if seat not in self.tribute["pending"]:
-            raise IllegalAction("not_your_turn", f"seat {seat + 1} owes no return card", {"action": "return"})
+            raise IllegalAction("not_your_turn", f"seat {seat} owes no return card", {"action": "return"})
         try:
             card = _card_code(action.get("card"))
         except ValueError as e:

@@ -93,7 +93,9 @@ class AiSeat:
         version, room = await self.server.store.load(self.code)
         self.version, self.room = version, room
         game = rooms.load_game(room)
-        if game is not None and room["status"] == "playing" and game.phase != "match_over":
+        # between deals it waits for the next deal's beginning (a beginning now showed the cards the
+        # finished deal left, and no episodeOver followed it)
+        if game is not None and room["status"] == "playing" and game.phase not in ("deal_over", "match_over"):
             await self._begin_deal(room, game, joined_late=True)
             await self._maybe_ask(room, game)
         answers = self.ws.__aiter__()

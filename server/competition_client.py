@@ -16,6 +16,7 @@ import asyncio
 import json
 import sys
 from typing import Any
+from urllib.parse import urlsplit
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -26,7 +27,7 @@ from engine.cards import NAMES, parse_card, parse_rank
 from engine.competition import action_of, play_of_action
 from engine.levels import partner_of
 from engine.plays import Play
-from engine.rules import Rules, preset
+from engine.rules import PRESETS, Rules, preset
 
 Msg = dict[str, Any]
 
@@ -148,7 +149,7 @@ async def play(url: str, bot_name: str = "heuristic", name: str = "guandan-bot",
     bot = make_team_bot(bot_name, seed=seed)
     tracker = ProtocolView(rules or preset("competition2020"))
     decisions = 0
-    async with connect(f"{url.rstrip('/')}/game/{name}", max_size=2**22, ping_interval=None) as ws:
+    async with connect(seat_url(url, name), max_size=2**22, ping_interval=None) as ws:
         try:
             async for raw in ws:
                 msg = json.loads(raw)
@@ -164,6 +165,14 @@ async def play(url: str, bot_name: str = "heuristic", name: str = "guandan-bot",
     raise PlatformGone("the platform closed the connection before gameResult")
 
 
+def seat_url(url: str, name: str) -> str:
+    """The platform's address and our name (``/game/NAME``), or a room's AI seat given whole
+    (``ws://HOST:PORT/game/<secret>``, as ``add_ai`` answers): used as it is."""
+    if urlsplit(url).path.startswith("/game/"):
+        return url
+    return f"{url.rstrip('/')}/game/{name}"
+
+
 def answer(bot: Any, tracker: ProtocolView, msg: Msg) -> int:
     """The index of the bot's choice for an act (a tribute has one choice: the rules fix the card)."""
     stage = msg.get("stage")
@@ -176,7 +185,11 @@ def answer(bot: Any, tracker: ProtocolView, msg: Msg) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m server.competition_client",
                                  description="Play one seat of a competition-protocol table with our bot")
-    ap.add_argument("url", help="the platform's address, e.g. ws://127.0.0.1:23456")
+    ap.add_argument("url", help="the platform's address, e.g. ws://127.0.0.1:23456, or a room's AI seat "
+                                "whole, ws://HOST:PORT/game/<secret> (add_ai's path)")
+    ap.add_argument("--rules", default="competition2020", choices=sorted(PRESETS),
+                    help="the table's preset, which the protocol does not say (default competition2020; "
+                         "a room's AI seat plays the room's)")
     ap.add_argument("--bot", default="heuristic", type=team_arg, metavar="BOT",
                     help=f"our bot: {', '.join(BOTS)} (default heuristic), optionally with settings: "
                          "strong:margin=0.6")
@@ -187,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="seed of the bot's own random choices, for a reproducible run (default: none)")
     args = ap.parse_args(argv)
     try:
-        asyncio.run(play(args.url, args.bot, args.name, args.seed))
+        asyncio.run(play(args.url, args.bot, args.name, args.seed, preset(args.rules)))
     except (OSError, InvalidURI, InvalidHandshake) as exc:
         print(f"competition_client: cannot connect to {args.url}: {exc or type(exc).__name__}",
               file=sys.stderr)

@@ -275,3 +275,46 @@ async def test_a_table_its_people_left_plays_on_while_an_ai_is_there(quick_serve
         await asyncio.sleep(0.1)
     assert (await replayed(store, code)).deal == 2 and ai.problems == []
     ai_task.cancel()
+
+
+async def test_an_ai_that_connects_between_deals_waits_for_the_next_beginning(quick_server, aredis):
+    """An AI connecting at a deal's result got a notify/beginning of the cards the finished deal left (8
+    of them), with no episodeOver after it: a beginning comes once a deal, with the deal's hand."""
+    store = Store(aredis)
+    code, people, path = await ai_room(quick_server.url, humans=(0,), ai=1, bots=[2, 3], seed=7, ai_timeout=5)
+    first = ProtocolClient(path[len("/game/"):], seed=3)
+    task = await seated(quick_server, people, first)
+    await play_until(store, code, people, random.Random(4), lambda g: g.phase == "deal_over", timeout=120)
+    task.cancel()
+    late = ProtocolClient(path[len("/game/"):], seed=5)
+    late_task = asyncio.create_task(late.run(f"ws://127.0.0.1:{quick_server.port}"))
+    await people[0].wait(lambda: people[0].presence and people[0].presence[1])  # the new one is connected
+    await asyncio.sleep(0.5)
+    assert late.messages == []  # nothing until the next deal
+    await people[0].request({"type": "next_deal"})
+    await until_ai_has(late, "beginning")
+    assert len(late.messages[0]["handCards"]) == 27 and kind(late.messages[0]) == ("notify", "beginning")
+    assert late.problems == []
+    late_task.cancel()
+    for c in people.values():
+        await c.close()
+
+
+async def test_our_protocol_client_plays_a_room_s_ai_seat_from_its_whole_address(quick_server, aredis):
+    """server.competition_client always added /game/NAME to the address: a room's AI seat (add_ai's
+    /game/<secret>) refused it as an unknown seat."""
+    from engine.rules import preset
+    from server.competition_client import play as play_seat
+
+    store = Store(aredis)
+    code, people, path = await ai_room(quick_server.url, humans=(0,), ai=1, bots=[2, 3], seed=9, ai_timeout=5)
+    ours = asyncio.create_task(play_seat(f"ws://127.0.0.1:{quick_server.port}{path}", "heuristic",
+                                         rules=preset("standard")))
+    await people[0].wait(lambda: people[0].presence and people[0].presence[1])
+    await people[0].request({"type": "start"})
+    await play_until(store, code, people, random.Random(5), lambda g: g.phase != "play", timeout=120)
+    by = await first_deal_by(store, code, 1)
+    assert by and set(by) == {"ai"}  # every turn of the seat was our client's own answer
+    ours.cancel()
+    for c in people.values():
+        await c.close()
