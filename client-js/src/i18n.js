@@ -56,6 +56,7 @@ export const TEXT = {
       + "通过互联网玩，请看 README 的“Hosting”一节（反向代理和 --public-url）。",
     nextDealIn: "自动开始下一局",
     nowHost: "房主离开了，现在由你当房主",
+    sitHintWatching: "想上桌打牌：点空位上的“坐这里”",
     lockTable: "锁定牌桌：机器人不再让座（新来的人只能坐空位或观战）", tableLocked: "房主已锁定牌桌：机器人不再让座",
     tookOver: "{name} 接替了 {bot}", replacedBot: "接替 {bot}", removedByHost: "房主请 {name} 离开了座位", emptyBotAtStart: "空位 · 开始时补机器人",
     bigJoker: "大王", smallJoker: "小王", listSep: "、",
@@ -144,6 +145,7 @@ export const TEXT = {
       + "bash scripts/run.sh --host 0.0.0.0; over the internet, see “Hosting” in the README (a reverse proxy and --public-url).",
     nextDealIn: "Next deal starts in",
     nowHost: "The host left: you are the host now",
+    sitHintWatching: "To play, take a free seat with \"Sit here\"",
     lockTable: "Lock the table: bots keep their seats (newcomers may take an empty seat, or watch)",
     tableLocked: "The host locked the table: bots keep their seats",
     tookOver: "{name} replaced {bot}", replacedBot: "replaced {bot}", removedByHost: "the host removed {name}", emptyBotAtStart: "empty · a bot at the start",
@@ -222,6 +224,12 @@ export function currentLang() {
  * chosen and the server gave it, else the English (an older server sends English only). */
 export function serverText(en, zh) {
   return lang === "zh" && zh ? zh : en;
+}
+
+/** Chinese with a space wherever a letter or digit meets a character, as Chinese text sets them: "轮到
+ * Bella", "座位 4 还空着", "从 2 升 3 级" (the server writes its Chinese close-set, "从2升3级"). */
+export function spaceZh(text) {
+  return text && text.replace(/([A-Za-z0-9])(?=[\u4e00-\u9fff])|([\u4e00-\u9fff])(?=[A-Za-z0-9])/g, "$1$2 ");
 }
 
 export function setLang(next) {

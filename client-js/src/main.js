@@ -3,7 +3,7 @@
 import { Sounds, cuesFor, muteButton, owedWords, titleFor, yourTurn } from "./alerts.js";
 import { cardFace, cardRank, isWild, rankLabel } from "./cards.js";
 import { h, morphChildren } from "./dom.js";
-import { currentLang, serverText, t, tIn, toggleLang } from "./i18n.js";
+import { currentLang, serverText, spaceZh, t, tIn, toggleLang } from "./i18n.js";
 import { inviteOverlay, invitePanel } from "./invite.js";
 import { leaveNeedsAsking, leaveOverlay } from "./leave-confirm.js";
 import { counterStrip } from "./counter.js";
@@ -319,6 +319,13 @@ async function joinRoom(spectator = false) {
   if (result) enterRoom({ ...result, code, watch: spectator ? nickname : null });
 }
 
+/** Whether this page watches under a name no seat holds (one a seated person has would be refused, and
+ * the spectator has no field to give another). */
+function canSitFromWatching() {
+  const name = conn.room?.watch?.trim().toLowerCase();
+  return Boolean(name) && !(ui.room?.seats || []).some((s) => s.kind === "human" && s.nickname?.trim().toLowerCase() === name);
+}
+
 /** A spectator takes a free seat (in the lobby) or a bot's (mid-match) under the name they watch by. */
 async function sitFromWatching(seat) {
   const { code, watch: nickname } = conn.room;
@@ -411,7 +418,7 @@ function lobbyScreen() {
 function roomLobby() {
   const room = ui.room;
   const me = conn.room?.seat;
-  const sitDown = conn.room?.watch ? sitFromWatching : null;
+  const sitDown = canSitFromWatching() ? sitFromWatching : null;
   const isHost = room.host === me && me !== null && me !== undefined;
   const paths = aiPaths(room.code);
   const settings = room.settings || {};
@@ -443,7 +450,7 @@ function roomLobby() {
       h("ol", { class: "seats", "data-testid": "seats" }, room.seats.map(seatRow)),
       isHost && room.seats.some((s) => s.kind === "empty") ? h("p", { class: "hint", text: t("seatsEmptyHint") }) : null,
       room.seats.some((s) => canSit(room, s, me)) && (sitDown || (me !== null && me !== undefined))
-        ? h("p", { class: "hint", "data-testid": "sit-hint", text: t("sitHint") }) : null,
+        ? h("p", { class: "hint", "data-testid": "sit-hint", text: t(sitDown ? "sitHintWatching" : "sitHint") }) : null,
       settingsLine(settings),
       lobbyWatchers(ui.presence)),
     isHost ? h("button", { class: "primary big", "data-testid": "start", onclick: () => act({ type: "start" }) }, t("start"))
@@ -705,7 +712,7 @@ function seatBox(view, seat, position) {
       kind === "ai" ? h("span", { class: "badge ai", text: t("ai") }) : null),
     replacedTag(seat),
     // a spectator takes a bot's seat mid-match, the one they choose (joining gave them the first bot's)
-    kind === "bot" && view.seat == null && conn.room?.watch && !ui.room?.locked
+    kind === "bot" && view.seat == null && canSitFromWatching() && !ui.room?.locked
       ? h("button", { class: "small sit", "data-testid": `sit-${seat}`, onclick: () => sitFromWatching(seat),
         title: t("sitHereTitle", { n: seat + 1, team: teamOf(seat) + 1 }) }, t("sitHere")) : null,
     h("div", { class: "meta" },
@@ -803,7 +810,8 @@ function centerBox(view) {
 
 // The server explains every result in both languages (the rules live there, not here).
 function resultReason(r) {
-  return nameSeats(serverText(r.reason, r.reason_zh), playedBy);
+  const text = nameSeats(serverText(r.reason, r.reason_zh), playedBy);
+  return currentLang() === "zh" ? spaceZh(text) : text;
 }
 
 /** Who played seat `i` in the result on screen: one who left a won match is still named there. */

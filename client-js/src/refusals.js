@@ -3,7 +3,7 @@
 // every code the server (docs/protocol.md) or this client can give, so a switch of language re-words
 // what is on screen and the Chinese page never shows the server's English message.
 import { cardRank, rankLabel } from "./cards.js";
-import { TEXT } from "./i18n.js";
+import { TEXT, spaceZh } from "./i18n.js";
 
 const SUITS = ["♠", "♥", "♣", "♦"];
 
@@ -12,11 +12,6 @@ export function cardText(code, lang) {
   if (code === 53) return lang === "en" ? "big joker" : "大王";
   if (code === 52) return lang === "en" ? "small joker" : "小王";
   return `${SUITS[code & 3]}${rankLabel(cardRank(code))}`;
-}
-
-/** Chinese with a space wherever a letter or digit meets a character, as Chinese text sets them. */
-function spaced(text) {
-  return text.replace(/([A-Za-z0-9])(?=[\u4e00-\u9fff])|([\u4e00-\u9fff])(?=[A-Za-z0-9])/g, "$1$2 ");
 }
 
 function cardsText(codes, lang) {
@@ -62,7 +57,7 @@ const WORDS = {
       bad_token: () => "这个座位凭证已失效，回不到原来的座位",
       nickname_taken: (f) => `「${f.nickname ?? "这个昵称"}」已经在这个房间有座位了：在当初入座的浏览器里打开游戏，`
         + "或用那里「邀请」中的「在另一台设备上继续」把座位带过来；不是你的话，请换一个昵称",
-      seat_taken: (f, w) => (f.seat != null ? `${w.seatName(f.seat)}已经有人了` : "这个座位已经有人了"),
+      seat_taken: (f, w) => (f.seat != null ? `${w.seatNo(f.seat)}已经有人了${w.who(f.seat, "：")}` : "这个座位已经有人了"),
       room_full: (f) => (f.locked ? "房间已满：房主锁定了牌桌，机器人不让座，可以观战" : "房间已满，可以观战"),
       already_seated: (f, w) => (f.seat != null ? `你已经坐在${w.seatName(f.seat)}，先离开再换` : "你已经有座位了"),
       not_in_room: () => "请先加入房间",
@@ -91,7 +86,7 @@ const WORDS = {
       cannot_pass_lead: () => "你是首家，不能过，请出牌",
       not_a_play: (f, w) => (f.kind && w.kind(f.kind) ? `这几张牌不能当${w.kind(f.kind)}出：${w.cards(f.cards)}`
         : f.cards?.length ? `不是合法牌型：${w.cards(f.cards)}` : "不是合法牌型"),
-      does_not_beat: (f, w) => (f.play && f.top ? spaced(`你的${w.play(f.play)}管不上${w.seatName(f.top.seat)}的${w.play(f.top)}`) : "管不上"),
+      does_not_beat: (f, w) => (f.play && f.top ? `你的${w.play(f.play)}管不上${w.seatName(f.top.seat)}的${w.play(f.top)}` : "管不上"),
       not_eligible: (f, w) => (f.card != null ? `${w.cards([f.card])} 不能还；可以还：${w.cards(f.choices)}` : "这张牌不能还"),
       match_over: () => "比赛已结束",
       timeout: () => "服务器没有响应",
@@ -128,7 +123,7 @@ const WORDS = {
       bad_token: () => "This seat's pass is no longer valid: you cannot get back into the seat",
       nickname_taken: (f) => `${f.nickname ?? "That nickname"} already has a seat in this room: open the game in the browser`
         + " that took it, or bring the seat here with “Continue on another device” under Invite there; someone else? Choose another nickname",
-      seat_taken: (f, w) => (f.seat != null ? `${w.seatName(f.seat)} is taken` : "That seat is taken"),
+      seat_taken: (f, w) => (f.seat != null ? `Seat ${f.seat + 1} is taken${w.who(f.seat, " by ")}` : "That seat is taken"),
       room_full: (f) => (f.locked ? "The room is full: the host locked the table, so bots keep their seats; you can watch"
         : "The room is full: you can watch"),
       already_seated: (f, w) => (f.seat != null ? `You already sit in ${w.seatName(f.seat)}: leave it first` : "You already have a seat"),
@@ -194,6 +189,8 @@ export function refusalText(err, lang, seatName) {
   const lookup = (table) => (key) => words[table][key];
   const w = {
     seatName: (i) => (seatName ? seatName(i) : words.seat(i)),
+    seatNo: (i) => words.seat(i),
+    who: (i, sep) => (seatName ? sep + seatName(i) : ""), // who sits there, when the table is known
     seats: (seats) => words.list(seats.map((i) => (seatName ? seatName(i) : words.seat(i)))),
     cards: (codes) => cardsText(codes, lang === "en" ? "en" : "zh"),
     play: (play) => playText(play, lang === "en" ? "en" : "zh"),
@@ -203,7 +200,7 @@ export function refusalText(err, lang, seatName) {
     need: lookup("needs"),
   };
   const say = words.codes[err?.code];
-  if (say) return say(fields, w);
+  if (say) return lang === "en" ? say(fields, w) : spaceZh(say(fields, w)); // a name, seat or play filled in
   if (lang === "en" && err?.message) return err.message;
   return words.generic;
 }

@@ -57,7 +57,10 @@ function article(lang) {
  */
 function namePresets(el, lang) {
   const names = TEXT[lang].presets;
-  const label = (code) => [document.createTextNode(`${names[code]} `), h("code", { class: "preset-code", text: code })];
+  // the code beside the name unless the name says it ("Nanjing nanjing" read doubled)
+  const same = (code) => names[code].toLowerCase().replace(/[^a-z0-9]/g, "") === code;
+  const label = (code) => (same(code) ? [document.createTextNode(names[code])]
+    : [document.createTextNode(`${names[code]} `), h("code", { class: "preset-code", text: code })]);
   for (const heading of el.querySelectorAll("h3")) {
     const code = heading.textContent.trim();
     if (PRESETS.includes(code)) heading.replaceChildren(...label(code));
@@ -74,12 +77,14 @@ function namePresets(el, lang) {
 // the documents' sections for those who write clients (the protocol's options, JSON): not the players'
 const DEVELOPERS_ONLY = ["房间选项", "room-options"].map((id) => PREFIX + id);
 
-/** The rules page without the developers' sections (and their lines in the contents). */
+/** The rules page without the developers' sections (their lines in the contents gone, the links to them
+ * in the text left as words: they jumped to the top of the page). */
 function dropForDevelopers(el) {
   for (const id of DEVELOPERS_ONLY) {
     const heading = el.querySelector(`h2[id="${id}"]`);
     if (!heading) continue;
-    el.querySelector(`a[href="#${id}"]`)?.closest("li")?.remove();
+    el.querySelector(`li > a[href="#${id}"]:first-child`)?.closest("li")?.remove();
+    for (const link of el.querySelectorAll(`a[href="#${id}"]`)) link.replaceWith(...link.childNodes);
     for (let next = heading.nextElementSibling; next && next.tagName !== "H2";) {
       const after = next.nextElementSibling;
       next.remove();

@@ -95,6 +95,14 @@ test("refusals name cards by their faces and plays as read", () => {
   assert.equal(zh("not_your_turn"), "还没轮到你，现在轮到机器人 3");
   assert.equal(zh("not_your_cards"), "你只有 1 张 ♠9");
   assert.equal(zh("already_ready"), "你已经准备好了，正在等小波、机器人 4");
+  // a name or a seat's number meets the characters with a space, as does_not_beat's always did
+  assert.equal(zh("seats_empty"), "机器人 3、机器人 4 还空着：补机器人或等玩家加入");
+  const bella = (i) => ["Bella", "小波", "机器人 3", "机器人 4"][i];
+  assert.equal(refusalText({ code: "not_your_turn", fields: { action: "pass", turn: 0 } }, "zh", bella), "还没轮到你，现在轮到 Bella");
+  // a taken seat by its number, and who sits there ("安娜已经有人了" named the person as a seat)
+  assert.equal(zh("seat_taken"), "座位 2 已经有人了：小波");
+  assert.equal(en("seat_taken"), "Seat 2 is taken by 小波");
+  assert.equal(refusalText({ code: "seat_taken", fields: { seat: 1 } }, "zh"), "座位 2 已经有人了");
 });
 
 test("the two jokers are told apart in both languages", () => {

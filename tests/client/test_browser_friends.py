@@ -255,6 +255,13 @@ def test_a_spectator_sits_down_in_a_free_seat_of_the_lobby(browser, live_server)
     watcher.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 2")
     host.wait_for_function("() => globalThis.guandan.ui.room.seats[2].nickname === '小五'")
     assert host.locator("[data-testid=watchers]").count() == 0  # no longer watching
+    namesake = browser.new_context(viewport=PHONE).new_page()  # watching under a seated player's name:
+    namesake.goto(link)
+    namesake.fill("[data-testid=join-form] [data-testid=nickname]", "安娜")
+    namesake.click("[data-testid=watch]")
+    namesake.wait_for_selector("[data-testid=watchers]", timeout=10_000)
+    assert namesake.locator("[data-testid^=sit-]").count() == 0  # no seat it would be refused (no name field)
+    namesake.context.close()
     watcher.reload()
     watcher.wait_for_function("() => globalThis.guandan.conn.room && globalThis.guandan.conn.room.seat === 2")
     for page in (host, watcher):

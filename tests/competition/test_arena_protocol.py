@@ -124,7 +124,9 @@ def test_the_command_lines_name_themselves_and_explain_their_options() -> None:
     client = help_of("server.competition_client")
     assert client.startswith("usage: python -m server.competition_client ")
     assert "random, heuristic, strong" in client and "strong:margin=0.6" in client
-    assert "--name NAME  the name this client connects with" in client
-    assert "--seed SEED  seed of the bot's own random choices" in client
+    flat = " ".join(client.split())
+    assert "--name NAME the name this client connects with" in flat
+    assert "--seed SEED seed of the bot's own random choices" in flat
+    assert "a room's AI seat whole, ws://HOST:PORT/game/<secret>" in flat and "--rules" in flat
     assert help_of("engine.simulate").startswith("usage: python -m engine.simulate ")
     assert "seat N's bot of ours gets seed N" in " ".join(help_of("engine.arena").split())
