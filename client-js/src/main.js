@@ -13,7 +13,7 @@ import { refusalText } from "./refusals.js";
 import { matchRecord, matchTitle, resultHeadline } from "./results.js";
 import { nameSeats } from "./seat-names.js";
 import { fitHand, keepHandFitted, pinActions } from "./hand-fit.js";
-import { lobbyWatchers, newSpectators, tableWatchers } from "./spectators.js";
+import { lobbyWatchers, mayTakeASeat, newSpectators, tableWatchers } from "./spectators.js";
 import { keepBubblesPlaced, placeBubbles } from "./bubble-place.js";
 import { groupSelected, isOneGroup, loadGroups, saveGroups, withGroups, withoutPicked } from "./hand-groups.js";
 import { slideToSelect } from "./hand-swipe.js";
@@ -319,11 +319,8 @@ async function joinRoom(spectator = false) {
   if (result) enterRoom({ ...result, code, watch: spectator ? nickname : null });
 }
 
-/** Whether this page watches under a name no seat holds (one a seated person has would be refused, and
- * the spectator has no field to give another). */
 function canSitFromWatching() {
-  const name = conn.room?.watch?.trim().toLowerCase();
-  return Boolean(name) && !(ui.room?.seats || []).some((s) => s.kind === "human" && s.nickname?.trim().toLowerCase() === name);
+  return mayTakeASeat(ui.room, conn.room?.watch);
 }
 
 /** A spectator takes a free seat (in the lobby) or a bot's (mid-match) under the name they watch by. */

@@ -16,6 +16,13 @@ export function newSpectators(before, after) {
   return come;
 }
 
+/** Whether a page watching ``room`` under ``name`` (null: not watching) may take a seat by that name: not
+ * one a seated person holds (the server would refuse it, and a spectator has no field to give another). */
+export function mayTakeASeat(room, name) {
+  const wanted = name?.trim().toLowerCase();
+  return Boolean(wanted) && !(room?.seats || []).some((s) => s.kind === "human" && s.nickname?.trim().toLowerCase() === wanted);
+}
+
 /** "Watching: Dee, Eve" under the lobby's seats, or nothing. */
 export function lobbyWatchers(presence) {
   const names = presence?.spectator_names || [];
